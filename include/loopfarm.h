@@ -1,0 +1,116 @@
+/* loopfarm.h - adaptive parallel-for schedulers for heterogeneous nodes.
+ *
+ * Two ways in:
+ *   - the LF_FOR macros of <loopfarm/omp.h>, which stand where
+ *     `#pragma omp for schedule(dynamic)` stood inside an OpenMP parallel
+ *     region;
+ *   - this header's explicit API, for any team of threads: a team creates one
+ *     lf_loop, and each member brackets every loop it runs with
+ *     lf_loop_begin / lf_loop_next / lf_loop_end.
+ *
+ * Set-up calls return 0 or a negative errno value (-EINVAL for misuse,
+ * -ENOMEM).  Schedules are written as "kind[,chunk][,key=value]..." (see
+ * lf_schedule_parse and README.md).
+ */
+#ifndef LOOPFARM_H
+#define LOOPFARM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(LF_BUILDING) && defined(__GNUC__)
+#define LF_API __attribute__((visibility("default")))
+#else
+#define LF_API
+#endif
+
+#define LF_VERSION_STRING "0.1.0"
+
+/* ---- Schedules ---- */
+
+/* A parsed schedule specification (opaque). */
+typedef struct lf_schedule lf_schedule;
+
+/* Parse spec ("multi", "dynamic,8", "dealdyn,calib=lr", ...) into *out.
+ * Returns 0; or -EINVAL and, when err is not NULL, a message naming what was
+ * expected (at most errlen bytes, NUL-terminated); or -ENOMEM. */
+LF_API int lf_schedule_parse(const char *spec, lf_schedule **out, char *err, size_t errlen);
+/* The schedule's kind ("multi"), and the spec it was parsed from. */
+LF_API const char *lf_schedule_name(const lf_schedule *s);
+LF_API const char *lf_schedule_spec(const lf_schedule *s);
+LF_API void lf_schedule_free(lf_schedule *s);
+/* The schedule LF_SCHEDULE names, parsed once per process.  When the
+ * variable is unset it is "dynamic"; when it is malformed, one message goes
+ * to stderr and the result is "dynamic" as well.  Never NULL. */
+LF_API const lf_schedule *lf_schedule_default(void);
+/* Write the accepted schedule forms, one per line with a description, to a
+ * buffer (like snprintf: returns the length it needed). */
+LF_API size_t lf_schedule_help(char *buf, size_t len);
+
+/* ---- Loops ---- */
+
+/* A team's loop handle (opaque).  One handle serves any number of
+ * consecutive loops of the same team; members may run ahead into the next
+ * loop (no barrier is needed between loops). */
+typedef struct lf_loop lf_loop;
+
+/* Create a handle for a team of nthreads (>= 1) members numbered
+ * 0..nthreads-1 that schedules its loops with s (NULL: lf_schedule_default()).
+ * name labels the loops in traces and remembers what they learned (may be
+ * NULL).  The schedule is copied. */
+LF_API int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char *name);
+LF_API void lf_loop_destroy(lf_loop *loop);
+
+/* Member tid enters the team's next loop, over i = lo, lo+incr, ... while
+ * i < hi (incr > 0) or i > hi (incr < 0): the bounds of a canonical OpenMP
+ * loop.  Every member must enter every loop, with the same bounds; no member
+ * waits for another here.  Returns 0, or -EINVAL (incr == 0, tid out of
+ * range, a member entering twice without lf_loop_end). */
+LF_API int lf_loop_begin(lf_loop *loop, int tid, long lo, long hi, long incr);
+/* Hand member tid its next chunk: the iterations first, first+incr, ...
+ * (count of them).  Returns 1 with a chunk, 0 when the loop has no more work
+ * for tid.  The time between two calls is what adaptive schedules measure. */
+LF_API int lf_loop_next(lf_loop *loop, int tid, long *first, unsigned long *count);
+/* Member tid leaves the loop (after lf_loop_next returned 0, or early).  It
+ * does not wait for the others. */
+LF_API void lf_loop_end(lf_loop *loop, int tid);
+
+/* Number of iterations of a canonical loop (0 for an empty one); -EINVAL
+ * through *ok == 0 when incr == 0. */
+LF_API unsigned long lf_trip_count(long lo, long hi, long incr, int *ok);
+
+/* ---- Statistics of the latest completed loop of a handle ---- */
+
+struct lf_loop_stats {
+    unsigned long iterations; /* trip count */
+    unsigned long chunks;     /* chunks handed out, calibration included */
+    unsigned long calib_chunks;
+    double seconds;           /* from the first member's entry to the last's exit */
+};
+LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
+
+/* ---- OpenMP binding (used by <loopfarm/omp.h>; not called directly) ---- */
+
+/* A call site of LF_FOR: static storage, zero-initialised apart from the
+ * label; the library keeps what the site's loops learned behind it. */
+struct lf_site {
+    const char *file;
+    int line;
+    void *_Atomic priv;
+};
+/* Find (lock-free) or create the handle of the team described by nthreads
+ * and the ancestor thread numbers path[0..depth-1] (the path from the
+ * outermost team down to this one) for this site, with schedule spec (NULL:
+ * LF_SCHEDULE).  Never NULL: on failure it prints one message and returns a
+ * handle that runs the loop on the calling thread alone. */
+LF_API lf_loop *lf_omp_team_loop(struct lf_site *site, const char *spec, int nthreads,
+                                 const int *path, int depth);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,118 @@
+/* loopfarm/omp.h - LF_FOR: loopfarm's schedules where
+ * `#pragma omp for schedule(dynamic)` stood.
+ *
+ *     #pragma omp parallel
+ *     {
+ *         LF_FOR(i, 0, n) {          // was: #pragma omp for schedule(dynamic)
+ *             y[i] = f(x[i]);        //      for (long i = 0; i < n; i++)
+ *         }
+ *     }
+ *
+ * Forms (i is declared by the macro, a long; the body follows as a for
+ * statement's body would):
+ *   LF_FOR(i, lo, hi)                    i = lo, lo+1, ... < hi; ends with the team's barrier
+ *   LF_FOR_STEP(i, lo, hi, incr)         any nonzero incr; i < hi (incr > 0) or i > hi (incr < 0)
+ *   LF_FOR_SCHED(i, lo, hi, incr, spec)  schedule spec string instead of LF_SCHEDULE
+ *   LF_FOR_NOWAIT(...), LF_FOR_STEP_NOWAIT(...), LF_FOR_SCHED_NOWAIT(...)
+ *                                        the same without the closing barrier
+ *   LF_PARALLEL_FOR(i, lo, hi), LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec)
+ *                                        replace `#pragma omp parallel for schedule(dynamic)`
+ *
+ * With no spec the schedule comes from the LF_SCHEDULE environment variable
+ * (default "dynamic").  There is no barrier at loop entry.  Compile with
+ * -fopenmp (gcc or clang); without OpenMP the loops run serially.
+ */
+#ifndef LOOPFARM_OMP_H
+#define LOOPFARM_OMP_H
+
+#include <loopfarm.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define LF__OMP_MAXDEPTH 16
+
+/* Per-thread cursor of one LF_FOR execution (lives in the macro's for). */
+struct lf__omp_for {
+    lf_loop *loop;
+    int tid;
+    int wait;
+    long first;
+    unsigned long count;
+};
+
+/* Enter the loop: find the team's handle without a lock, join the loop. */
+static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo, long hi,
+                                                   long incr, const char *spec, int wait)
+{
+    struct lf__omp_for f;
+    int path[LF__OMP_MAXDEPTH];
+    int depth = 0, nthreads = 1;
+    f.tid = 0;
+#ifdef _OPENMP
+    int level = omp_get_level();
+    nthreads = omp_get_num_threads();
+    f.tid = omp_get_thread_num();
+    /* The chain of thread numbers from the outermost team down to this one
+     * identifies the team among those running now. */
+    for (int l = 1; l < level && depth < LF__OMP_MAXDEPTH; l++)
+        path[depth++] = omp_get_ancestor_thread_num(l);
+#endif
+    f.loop = lf_omp_team_loop(site, spec, nthreads, path, depth);
+    f.wait = wait && nthreads > 1;
+    f.first = 0;
+    f.count = 0;
+    if (lf_loop_begin(f.loop, f.tid, lo, hi, incr) != 0)
+        f.loop = (lf_loop *)0;
+    return f;
+}
+
+/* Fetch the next chunk; at the end leave the loop and, unless nowait, wait
+ * at the team's barrier as `omp for` would. */
+static inline int lf__omp_for_next(struct lf__omp_for *f)
+{
+    if (!f->loop)
+        return 0;
+    if (lf_loop_next(f->loop, f->tid, &f->first, &f->count))
+        return 1;
+    lf_loop_end(f->loop, f->tid);
+#ifdef _OPENMP
+    if (f->wait) {
+#pragma omp barrier
+    }
+#endif
+    return 0;
+}
+
+#define LF__SITE()                                                                                 \
+    __extension__({                                                                                \
+        static struct lf_site lf__site_ = {__FILE__, __LINE__, 0};                                 \
+        &lf__site_;                                                                                \
+    })
+
+/* i advances with unsigned arithmetic so that stepping past the last
+ * iteration of a loop that ends near LONG_MAX is not an overflow. */
+#define LF__FOR(i, lo, hi, incr, spec, wait)                                                       \
+    for (struct lf__omp_for lf__f_ = lf__omp_for_begin(LF__SITE(), (lo), (hi), (incr), (spec),     \
+                                                       (wait));                                    \
+         lf__omp_for_next(&lf__f_);)                                                               \
+        for (long i = lf__f_.first, lf__k_ = (long)lf__f_.count; lf__k_ > 0;                       \
+             lf__k_--, i = (long)((unsigned long)i + (unsigned long)(incr)))
+
+#define LF_FOR(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 1)
+#define LF_FOR_STEP(i, lo, hi, incr) LF__FOR(i, lo, hi, incr, (const char *)0, 1)
+#define LF_FOR_SCHED(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 1)
+#define LF_FOR_NOWAIT(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_FOR_STEP_NOWAIT(i, lo, hi, incr) LF__FOR(i, lo, hi, incr, (const char *)0, 0)
+#define LF_FOR_SCHED_NOWAIT(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 0)
+
+#ifdef _OPENMP
+#define LF_PARALLEL_FOR(i, lo, hi) _Pragma("omp parallel") LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec)                                               \
+    _Pragma("omp parallel") LF__FOR(i, lo, hi, incr, spec, 0)
+#else
+#define LF_PARALLEL_FOR(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 0)
+#endif
+
+#endif

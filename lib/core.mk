@@ -1,0 +1,11 @@
+# Core of the library: policy contract and registry, dispatcher, OpenMP binding.
+libloopfarm_la_SOURCES += \
+	lib/atomics.h \
+	lib/policy/policy.h \
+	lib/policy/params.c \
+	lib/policy/registry.c \
+	lib/dispatch/dispatch.h \
+	lib/dispatch/loop.c \
+	lib/dispatch/trace.c \
+	lib/omp/team.c \
+	lib/omp/schedule.c

@@ -1,0 +1,193 @@
+/* lib/policy/policy.h - the contract between chunk-size policies and the
+ * executors that drive them (the OpenMP dispatcher in real time, lf-sim in
+ * virtual time).
+ *
+ * A policy is pure: it never touches threads, clocks or OS calls.  It sees a
+ * read-only view of the loop (trip count, team size, each worker's measured
+ * statistics) and answers "how many iterations does worker w take now, when
+ * r are still unclaimed".  The executor owns concurrency (it calls chunk()
+ * from any worker, possibly several times for one claim when a CAS retries)
+ * and measurement (it fills struct lf__wstat).
+ */
+#ifndef LF_POLICY_H
+#define LF_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../atomics.h"
+
+/* ---- Parameters of a schedule spec: "name[,chunk][,key=value]..." ---- */
+
+#define LF__SPEC_MAXKV 12
+#define LF__SPEC_KEYLEN 16
+#define LF__SPEC_VALLEN 64
+
+struct lf__params {
+    char name[24];
+    int has_chunk;  /* a bare positive integer followed the name */
+    uint64_t chunk; /* its value (>= 1) */
+    int nkv;
+    struct {
+        char key[LF__SPEC_KEYLEN];
+        char val[LF__SPEC_VALLEN];
+        int used; /* set by the lf__params_get_* helpers: unused keys are errors */
+    } kv[LF__SPEC_MAXKV];
+};
+
+/* Split a spec string into p.  Returns 0, or -EINVAL with a message in err. */
+int lf__params_split(const char *spec, struct lf__params *p, char *err, size_t errlen);
+/* Look up key; return 1 and set *out when present and well formed, 0 when
+ * absent, -EINVAL (message in err) when present but malformed or outside
+ * [lo, hi]. */
+int lf__params_get_double(struct lf__params *p, const char *key, double lo, double hi, double *out,
+                          char *err, size_t errlen);
+int lf__params_get_u64(struct lf__params *p, const char *key, uint64_t lo, uint64_t hi,
+                       uint64_t *out, char *err, size_t errlen);
+/* String value; returns 1 and a pointer into p when present, 0 otherwise. */
+int lf__params_get_str(struct lf__params *p, const char *key, const char **out);
+/* -EINVAL naming the first key no policy consumed, else 0. */
+int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen);
+
+/* ---- What the executor measures for each worker ----
+ *
+ * One slot per worker on its own cache lines, written only by that worker
+ * (relaxed stores), read by any worker (relaxed loads; a stale value only
+ * makes a chunk size slightly out of date).  Read fields through
+ * lf__load_relaxed / lf__loadd_relaxed.
+ */
+struct lf__wstat {
+    lf__au64 chunks;       /* chunks completed, calibration included */
+    lf__au64 calib_chunks; /* of which taken during the calibration phase */
+    lf__au64 iters;        /* iterations completed */
+    lf__au64 busy_ns;      /* sum of chunk compute times */
+    lf__au64 total_ns;     /* sum of times from previous chunk's end (or loop
+                              entry) to this chunk's end: compute + scheduling */
+    lf__au64 last_iters;   /* size of the latest completed chunk */
+    lf__au64 last_ns;      /* its compute time */
+    /* Per-chunk time per iteration, in ns as doubles: running sums over the
+     * chunks completed, for the mean and variance adaptive factoring needs. */
+    lf__au64 ipt_n;   /* number of chunks in the sums (uint64) */
+    lf__au64 ipt_sum; /* double: sum of (ns / iters) */
+    lf__au64 ipt_sq;  /* double: sum of (ns / iters)^2 */
+    /* Calibration results (doubles, 0 when unknown):
+     * calib_ipt: measured ns per iteration when calibration ended (seed 000 t_i);
+     * avail: CPU time / wall time over the calibration chunks (a_i);
+     * latency_ns: measured dispatch latency (l_i);
+     * bm: relative performance figure (bm_i, 1 when nothing is known). */
+    lf__au64 calib_ipt;
+    lf__au64 avail;
+    lf__au64 latency_ns;
+    lf__au64 bm;
+    /* Words owned by the policy's feedback hook (written by this worker only). */
+    lf__au64 pol[4];
+} LF__ALIGNED;
+
+/* The read-only view a policy decides from. */
+struct lf__view {
+    uint64_t n;                 /* trip count of this loop instance */
+    int nworkers;               /* team size P */
+    struct lf__wstat *w;        /* P slots, see above */
+    double claim_ns;            /* measured cost of one claim, 0 if unknown */
+    int calibrated_from_memory; /* calibration values came from the call site's memory */
+};
+
+/* Record one completed chunk in worker w's own slot (the worker itself, or a
+ * single-threaded executor, calls this).  iters >= 1; busy_ns is the chunk's
+ * compute time, total_ns adds the scheduling time before it; calib says the
+ * chunk belonged to the calibration phase. */
+static inline void lf__wstat_record(struct lf__wstat *s, uint64_t iters, uint64_t busy_ns,
+                                    uint64_t total_ns, int calib)
+{
+    double ipt = (double)busy_ns / (double)iters;
+    lf__store_relaxed(&s->chunks, lf__load_relaxed(&s->chunks) + 1);
+    if (calib)
+        lf__store_relaxed(&s->calib_chunks, lf__load_relaxed(&s->calib_chunks) + 1);
+    lf__store_relaxed(&s->iters, lf__load_relaxed(&s->iters) + iters);
+    lf__store_relaxed(&s->busy_ns, lf__load_relaxed(&s->busy_ns) + busy_ns);
+    lf__store_relaxed(&s->total_ns, lf__load_relaxed(&s->total_ns) + total_ns);
+    lf__store_relaxed(&s->last_iters, iters);
+    lf__store_relaxed(&s->last_ns, busy_ns);
+    lf__store_relaxed(&s->ipt_n, lf__load_relaxed(&s->ipt_n) + 1);
+    lf__stored_relaxed(&s->ipt_sum, lf__loadd_relaxed(&s->ipt_sum) + ipt);
+    lf__stored_relaxed(&s->ipt_sq, lf__loadd_relaxed(&s->ipt_sq) + ipt * ipt);
+}
+
+/* Time per iteration of worker j as last measured, in ns (0 if nothing yet). */
+static inline double lf__view_last_ipt(const struct lf__view *v, int j)
+{
+    uint64_t it = lf__load_relaxed(&v->w[j].last_iters);
+    return it ? (double)lf__load_relaxed(&v->w[j].last_ns) / (double)it : 0.0;
+}
+
+/* ---- The descriptor ---- */
+
+enum {
+    LF__P_FIXED = 1u << 0,  /* chunk() ignores r and state: a fetch-and-add claim */
+    LF__P_STATIC = 1u << 1, /* no shared counter: partition() decides every chunk */
+    LF__P_CALIB = 1u << 2,  /* run the calibration phase, then calibrated(), then chunk() */
+};
+
+#define LF__POLICY_STATE_MAX 512 /* bytes; every state_size must fit */
+
+struct lf__policy {
+    const char *name;     /* as written in a spec */
+    const char *synopsis; /* accepted form, e.g. "guided[,c]" */
+    const char *help;     /* one line, with the formula's source */
+    unsigned flags;
+    size_t state_size;
+    /* Read parameters into state (exclusive; state is zeroed first).  Return 0,
+     * or -EINVAL with a message in err naming the accepted forms. */
+    int (*parse)(void *state, struct lf__params *p, char *err, size_t errlen);
+    /* A loop instance starts (exclusive): size-dependent set-up from v. Optional. */
+    void (*start)(void *state, const struct lf__view *v);
+    /* Calibration is over (exclusive): every worker that calibrated has
+     * calib_ipt etc. set; r iterations are unclaimed.  Optional. */
+    void (*calibrated)(void *state, const struct lf__view *v, uint64_t r);
+    /* Chunk for worker w when r >= 1 iterations are unclaimed (concurrent,
+     * state read-only).  Must return >= 1; the executor clips it to r. */
+    uint64_t (*chunk)(const void *state, const struct lf__view *v, int w, uint64_t r);
+    /* Worker w completed a chunk and its lf__wstat is up to date; the hook may
+     * write v->w[w].pol[] and nothing else (runs on worker w).  Optional. */
+    void (*feedback)(const void *state, const struct lf__view *v, int w);
+    /* LF__P_STATIC only: the k-th chunk (k = 0, 1, ...) of worker w; return its
+     * size and set *start (logical index), or 0 when w has no more. */
+    uint64_t (*partition)(const void *state, const struct lf__view *v, int w, uint64_t k,
+                          uint64_t *start);
+};
+
+/* The registry: every policy in one table, in the order --help lists them. */
+extern const struct lf__policy *const lf__policies[];
+/* Look a policy up by name; NULL when unknown. */
+const struct lf__policy *lf__policy_find(const char *name);
+/* Write "name1, name2[,c], ..." (the accepted forms) into buf. */
+void lf__policy_list(char *buf, size_t len);
+
+/* A parsed schedule: descriptor plus its configured state template, and the
+ * executor-level keys every schedule accepts (consumed before the policy's
+ * parse sees the rest):
+ *   cal=auto   calibration chunks grow until they take >= calns nanoseconds, and
+ *              a worker that is done calibrating keeps taking such chunks
+ *              until the whole team has reported (nobody idles);
+ *   cal=paper  seed 000's calibration: one iteration per worker, the team
+ *              waits until every worker has reported, then the first round;
+ *   calns=N    target calibration time per worker (default 20000 ns);
+ *   memory=on|off  start from what this call site learned last time (on). */
+struct lf__sched {
+    const struct lf__policy *pol;
+    char spec[128];
+    int cal_paper;
+    int memory;
+    uint64_t cal_ns;
+    uint64_t state[LF__POLICY_STATE_MAX / 8];
+};
+/* Parse spec into s.  Returns 0, or -EINVAL with a message in err. */
+int lf__sched_parse(const char *spec, struct lf__sched *s, char *err, size_t errlen);
+
+/* Small helpers shared by policies. */
+static inline uint64_t lf__div_ceil(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+#endif

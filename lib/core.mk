@@ -4,6 +4,8 @@ libloopfarm_la_SOURCES += \
 	lib/policy/policy.h \
 	lib/policy/params.c \
 	lib/policy/registry.c \
+	lib/platform/clock.h \
+	lib/platform/clock.c \
 	lib/dispatch/dispatch.h \
 	lib/dispatch/loop.c \
 	lib/dispatch/trace.c \

@@ -1,0 +1,455 @@
+/* lib/dispatch/loop.c - entry, chunk claim, calibration and exit of a team's loops. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch/dispatch.h"
+#include "platform/clock.h"
+
+/* Spin politely; after a while give the core away, since a waiting member
+ * may be keeping the one it waits for off the CPU. */
+static void backoff(unsigned *spins)
+{
+    if (++*spins < 64)
+        lf__cpu_relax();
+    else
+        sched_yield();
+}
+
+unsigned long lf_trip_count(long lo, long hi, long incr, int *ok)
+{
+    if (ok)
+        *ok = incr != 0;
+    if (incr > 0)
+        return lo < hi ? ((unsigned long)hi - (unsigned long)lo - 1) / (unsigned long)incr + 1 : 0;
+    if (incr < 0)
+        return lo > hi ? ((unsigned long)lo - (unsigned long)hi - 1) / (0UL - (unsigned long)incr) + 1
+                       : 0;
+    return 0;
+}
+
+/* Cost of one claim on an uncontended line: a first guess until the loop has
+ * measured its own. */
+static double estimate_claim_ns(void)
+{
+    lf__au64 word = 0;
+    uint64_t t0 = lf__ticks();
+    for (int i = 0; i < 256; i++) {
+        uint64_t cur = lf__load_relaxed(&word);
+        while (!lf__cas_weak_relaxed(&word, &cur, cur + 1))
+            ;
+        (void)lf__ticks();
+    }
+    return (double)lf__ticks_to_ns(lf__ticks() - t0) / 256.0;
+}
+
+int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char *name)
+{
+    if (!out || nthreads < 1)
+        return -EINVAL;
+    lf__clock_init();
+    struct lf_loop *l = aligned_alloc(LF__CACHELINE, sizeof *l);
+    if (!l)
+        return -ENOMEM;
+    memset(l, 0, sizeof *l);
+    pthread_mutex_init(&l->mem_lock, NULL);
+    l->P = nthreads;
+    l->sched = (s ? s : lf_schedule_default())->s;
+    snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
+    l->tracing = lf__trace_enabled();
+    size_t P = (size_t)nthreads;
+    l->thr = aligned_alloc(LF__CACHELINE, P * sizeof *l->thr);
+    l->wmem = aligned_alloc(LF__CACHELINE, LF__RING * P * sizeof *l->wmem);
+    l->mem_ipt = calloc(P, sizeof *l->mem_ipt);
+    l->mem_cal = calloc(P, sizeof *l->mem_cal);
+    if (!l->thr || !l->wmem || !l->mem_ipt || !l->mem_cal) {
+        lf_loop_destroy(l);
+        return -ENOMEM;
+    }
+    memset(l->thr, 0, P * sizeof *l->thr);
+    memset(l->wmem, 0, LF__RING * P * sizeof *l->wmem);
+    for (int r = 0; r < LF__RING; r++) {
+        struct lf__slot *sl = &l->ring[r];
+        atomic_init(&sl->state, ((uint64_t)r << 2) | LF__SLOT_FREE);
+        sl->view.w = l->wmem + (size_t)r * P;
+        sl->view.nworkers = nthreads;
+        sl->cal0 = calloc(P, sizeof *sl->cal0);
+        if (!sl->cal0) {
+            lf_loop_destroy(l);
+            return -ENOMEM;
+        }
+        if (l->tracing) {
+            sl->trace = aligned_alloc(LF__CACHELINE, P * sizeof *sl->trace);
+            if (!sl->trace) {
+                lf_loop_destroy(l);
+                return -ENOMEM;
+            }
+            memset(sl->trace, 0, P * sizeof *sl->trace);
+        }
+    }
+    l->claim_ns = estimate_claim_ns();
+    if (lf__verbose())
+        fprintf(stderr, "loopfarm: %s: team of %d, schedule %s\n", l->name, nthreads,
+                l->sched.spec);
+    *out = l;
+    return 0;
+}
+
+void lf_loop_destroy(lf_loop *l)
+{
+    if (!l)
+        return;
+    for (int r = 0; r < LF__RING; r++) {
+        if (l->ring[r].trace) {
+            for (int t = 0; t < l->P; t++)
+                free(l->ring[r].trace[t].rec);
+            free(l->ring[r].trace);
+        }
+        free(l->ring[r].cal0);
+    }
+    free(l->thr);
+    free(l->wmem);
+    free(l->mem_ipt);
+    free(l->mem_cal);
+    pthread_mutex_destroy(&l->mem_lock);
+    free(l);
+}
+
+/* Prepare slot s for a new instance (the initialising member, alone). */
+static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_t n, long lo,
+                      long incr, uint64_t now)
+{
+    const struct lf__policy *pol = l->sched.pol;
+    size_t P = (size_t)l->P;
+    s->n = n;
+    s->lo = lo;
+    s->incr = incr;
+    s->t_begin = now;
+    s->instance = g;
+    memset(s->view.w, 0, P * sizeof *s->view.w);
+    pthread_mutex_lock(&l->mem_lock);
+    double claim_ns = l->claim_ns;
+    int use_mem = l->mem_valid && l->sched.memory && !l->sched.cal_paper;
+    for (size_t t = 0; t < P; t++) {
+        s->cal0[t] = l->sched.cal_paper ? 1 : (l->mem_cal[t] ? l->mem_cal[t] : 1);
+        if (use_mem)
+            lf__stored_relaxed(&s->view.w[t].calib_ipt, l->mem_ipt[t]);
+    }
+    pthread_mutex_unlock(&l->mem_lock);
+    s->view.n = n;
+    s->view.claim_ns = claim_ns;
+    s->view.calibrated_from_memory = 0;
+    memcpy(s->pstate, l->sched.state, sizeof s->pstate);
+    atomic_init(&s->next, 0);
+    atomic_init(&s->done, 0);
+    atomic_init(&s->calib_reports, 0);
+    atomic_init(&s->calib_claimed, 0);
+    atomic_init(&s->phase, LF__PHASE_RUN);
+    if (s->trace)
+        for (size_t t = 0; t < P; t++)
+            s->trace[t].len = 0;
+    /* Fetch-and-add only where the counter cannot wrap: each member
+     * overshoots n by at most one chunk before it sees the end. */
+    s->fa_chunk = 0;
+    if ((pol->flags & LF__P_FIXED) && !(pol->flags & LF__P_CALIB)) {
+        uint64_t c = pol->chunk(s->pstate, &s->view, 0, n ? n : 1);
+        if (c == 0)
+            c = 1;
+        if (c <= (UINT64_MAX - n) / (P + 1))
+            s->fa_chunk = c;
+    }
+    if (pol->start)
+        pol->start(s->pstate, &s->view);
+    if (pol->flags & LF__P_CALIB) {
+        if (use_mem) {
+            /* Start from what this call site learned last time. */
+            for (size_t t = 0; t < P; t++) {
+                lf__stored_relaxed(&s->view.w[t].avail, 1.0);
+                lf__stored_relaxed(&s->view.w[t].bm, 1.0);
+            }
+            s->view.calibrated_from_memory = 1;
+            atomic_store_explicit(&s->calib_claimed, 1, memory_order_relaxed);
+            if (pol->calibrated)
+                pol->calibrated(s->pstate, &s->view, n);
+        } else {
+            atomic_init(&s->phase, LF__PHASE_CALIB);
+        }
+    }
+}
+
+int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
+{
+    if (!l || tid < 0 || tid >= l->P || incr == 0)
+        return -EINVAL;
+    struct lf__thr *th = &l->thr[tid];
+    if (th->cur)
+        return -EINVAL;
+    uint64_t g = th->entered++;
+    struct lf__slot *s = &l->ring[g % LF__RING];
+    uint64_t ready = (g << 2) | LF__SLOT_READY, fresh = (g << 2) | LF__SLOT_FREE;
+    unsigned spins = 0;
+    uint64_t now = lf__ticks();
+    for (;;) {
+        /* Acquire: the initialiser's writes to the slot happen before we read them. */
+        uint64_t st = lf__load_acquire(&s->state);
+        if (st == ready)
+            break;
+        if (st == fresh) {
+            uint64_t expect = fresh;
+            if (lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
+                slot_init(l, s, g, lf_trip_count(lo, hi, incr, NULL), lo, incr, now);
+                /* Release: publish the initialised slot to the members that join. */
+                lf__store_release(&s->state, ready);
+                break;
+            }
+            continue;
+        }
+        backoff(&spins); /* previous user of the slot still inside, or init running */
+    }
+    th->cur = s;
+    th->chunk_n = 0;
+    th->k = 0;
+    th->t_prev_end = lf__ticks();
+    th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
+    th->cal_size = s->cal0[tid];
+    return 0;
+}
+
+/* Run policy->calibrated() once; whoever gets here first does it. */
+static void finish_calibration(struct lf_loop *l, struct lf__slot *s)
+{
+    uint64_t zero = 0;
+    if (!lf__cas_acq_rel(&s->calib_claimed, &zero, 1))
+        return;
+    uint64_t used = lf__load_relaxed(&s->next);
+    uint64_t r = used < s->n ? s->n - used : 0;
+    if (l->sched.pol->calibrated)
+        l->sched.pol->calibrated(s->pstate, &s->view, r);
+    /* Release: the policy state written above is visible to every member
+     * that sees the RUN phase (they load it with acquire). */
+    lf__store_release(&s->phase, LF__PHASE_RUN);
+}
+
+/* Book the chunk member tid just finished: statistics, trace, calibration. */
+static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr *th, int tid,
+                           uint64_t now)
+{
+    struct lf__wstat *w = &s->view.w[tid];
+    uint64_t busy = lf__ticks_to_ns(now - th->t_start);
+    uint64_t total = lf__ticks_to_ns(now - th->t_prev_end);
+    int in_calib = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
+    lf__wstat_record(w, th->chunk_n, busy, total, in_calib);
+    if (s->trace) {
+        struct lf__trace_buf *b = &s->trace[tid];
+        if (b->len == b->cap) {
+            size_t cap = b->cap ? 2 * b->cap : 256;
+            struct lf__trace_rec *r = realloc(b->rec, cap * sizeof *r);
+            if (r) {
+                b->rec = r;
+                b->cap = cap;
+            }
+        }
+        if (b->len < b->cap)
+            b->rec[b->len++] = (struct lf__trace_rec){th->chunk_lo, th->chunk_lo + th->chunk_n,
+                                                      th->t_start, now};
+    }
+    if (th->calibrating) {
+        uint64_t cpu = lf__thread_cpu_ns() - th->cpu_start;
+        if (l->sched.cal_paper || busy >= l->sched.cal_ns) {
+            /* Calibration of this member is in (seed 000 §3.1: t_i, a_i, l_i). */
+            lf__stored_relaxed(&w->calib_ipt, (double)busy / (double)th->chunk_n);
+            lf__stored_relaxed(&w->avail, busy ? fmin(1.0, (double)cpu / (double)busy) : 1.0);
+            lf__stored_relaxed(&w->latency_ns, (double)(total - busy));
+            lf__stored_relaxed(&w->bm, 1.0);
+            th->calibrating = 0;
+            /* acq_rel: our calibration values are visible to the member that
+             * sees the count complete and runs calibrated(). */
+            if (lf__fetch_add_acq_rel(&s->calib_reports, 1) + 1 == (uint64_t)l->P)
+                finish_calibration(l, s);
+        } else if (th->cal_size < (UINT64_MAX >> 2)) {
+            th->cal_size *= 2; /* too short to time: grow geometrically */
+        }
+    }
+    if (l->sched.pol->feedback)
+        l->sched.pol->feedback(s->pstate, &s->view, tid);
+    th->t_prev_end = now;
+}
+
+/* Claim up to want iterations with a CAS loop; return the size obtained. */
+static uint64_t claim_fixed_cas(struct lf__slot *s, uint64_t want, uint64_t *lo)
+{
+    uint64_t cur = lf__load_relaxed(&s->next);
+    while (cur < s->n) {
+        uint64_t r = s->n - cur, c = want < r ? want : r;
+        /* Relaxed: the range is the only thing the counter hands out. */
+        if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
+            *lo = cur;
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* Claim a chunk sized by the policy from the remaining count (CAS loop). */
+static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo)
+{
+    const struct lf__policy *pol = l->sched.pol;
+    uint64_t cur = lf__load_relaxed(&s->next);
+    while (cur < s->n) {
+        uint64_t r = s->n - cur;
+        uint64_t c = pol->chunk(s->pstate, &s->view, tid, r);
+        if (c == 0)
+            c = 1;
+        if (c > r)
+            c = r;
+        if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
+            *lo = cur;
+            return c;
+        }
+    }
+    return 0;
+}
+
+int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
+{
+    struct lf__thr *th = &l->thr[tid];
+    struct lf__slot *s = th->cur;
+    if (!s)
+        return 0;
+    const struct lf__policy *pol = l->sched.pol;
+    uint64_t now = lf__ticks();
+    if (th->chunk_n)
+        complete_chunk(l, s, th, tid, now);
+    uint64_t lo = 0, c = 0;
+    if (s->fa_chunk) {
+        /* Fixed-size fast path: one fetch-and-add (overflow excluded at init). */
+        lo = lf__fetch_add_relaxed(&s->next, s->fa_chunk);
+        if (lo < s->n)
+            c = s->n - lo < s->fa_chunk ? s->n - lo : s->fa_chunk;
+    } else if (pol->flags & LF__P_STATIC) {
+        c = pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
+    } else if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
+        /* Calibration: sized by the executor, never by the policy.  A member
+         * whose calibration is in keeps taking such chunks until the team's
+         * is (nobody idles), except in the paper's mode, where it waits. */
+        if (!th->calibrating && l->sched.cal_paper) {
+            unsigned spins = 0;
+            while (lf__load_acquire(&s->phase) == LF__PHASE_CALIB &&
+                   lf__load_relaxed(&s->next) < s->n)
+                backoff(&spins);
+        }
+        if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
+            c = claim_fixed_cas(s, th->cal_size, &lo);
+            if (th->calibrating && c)
+                th->cpu_start = lf__thread_cpu_ns();
+        } else {
+            c = claim_policy(l, s, tid, &lo);
+        }
+    } else {
+        c = claim_policy(l, s, tid, &lo);
+    }
+    if (!c) {
+        th->chunk_n = 0;
+        return 0;
+    }
+    th->chunk_lo = lo;
+    th->chunk_n = c;
+    th->t_start = lf__ticks();
+    *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+    *count = c;
+    return 1;
+}
+
+/* Remember what this execution measured, or drop the memory when the rates
+ * drifted beyond LF__RECAL_DRIFT (the next execution recalibrates). */
+static void update_memory(struct lf_loop *l, struct lf__slot *s)
+{
+    if (!(l->sched.pol->flags & LF__P_CALIB) || !l->sched.memory || l->sched.cal_paper)
+        return;
+    int all = 1;
+    double drift = 0.0;
+    for (int t = 0; t < l->P; t++) {
+        uint64_t it = lf__load_relaxed(&s->view.w[t].iters);
+        if (!it) {
+            all = 0;
+            continue;
+        }
+        double ipt = (double)lf__load_relaxed(&s->view.w[t].busy_ns) / (double)it;
+        if (l->mem_valid && l->mem_ipt[t] > 0)
+            drift = fmax(drift, fabs(ipt / l->mem_ipt[t] - 1.0));
+        l->mem_ipt[t] = ipt > 0 ? ipt : 1e-3;
+        if (ipt > 0) {
+            /* Smallest power-of-two chunk that lasts cal_ns at this rate. */
+            uint64_t c = 1;
+            while ((double)c * ipt < (double)l->sched.cal_ns && c < (1ULL << 40))
+                c *= 2;
+            l->mem_cal[t] = c;
+        }
+    }
+    if (l->mem_valid && drift > LF__RECAL_DRIFT) {
+        l->mem_valid = 0;
+        if (lf__verbose())
+            fprintf(stderr, "loopfarm: %s: rates drifted by %.0f%%, recalibrating next time\n",
+                    l->name, 100.0 * drift);
+    } else {
+        l->mem_valid = all;
+    }
+}
+
+void lf_loop_end(lf_loop *l, int tid)
+{
+    if (!l || tid < 0 || tid >= l->P)
+        return;
+    struct lf__thr *th = &l->thr[tid];
+    struct lf__slot *s = th->cur;
+    if (!s)
+        return;
+    if (th->chunk_n) /* left early: still account for the last chunk */
+        complete_chunk(l, s, th, tid, lf__ticks());
+    th->chunk_n = 0;
+    th->cur = NULL;
+    /* acq_rel: everything this member wrote to the slot (statistics, trace)
+     * happens before the last member's clean-up below. */
+    uint64_t gone = lf__fetch_add_acq_rel(&s->done, 1) + 1;
+    if (gone < (uint64_t)l->P)
+        return;
+    /* Last member out: if calibration never completed (members that never
+     * got a chunk), there is nothing to finish; record and recycle. */
+    uint64_t end = lf__ticks();
+    struct lf_loop_stats st = {s->n, 0, 0, (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9};
+    double over = 0.0;
+    uint64_t chunks = 0;
+    for (int t = 0; t < l->P; t++) {
+        struct lf__wstat *w = &s->view.w[t];
+        st.chunks += lf__load_relaxed(&w->chunks);
+        st.calib_chunks += lf__load_relaxed(&w->calib_chunks);
+        over += (double)(lf__load_relaxed(&w->total_ns) - lf__load_relaxed(&w->busy_ns));
+        chunks += lf__load_relaxed(&w->chunks);
+    }
+    pthread_mutex_lock(&l->mem_lock);
+    if (chunks)
+        l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)chunks;
+    l->last = st;
+    update_memory(l, s);
+    pthread_mutex_unlock(&l->mem_lock);
+    if (s->trace)
+        lf__trace_flush(l, s);
+    uint64_t g = lf__load_relaxed(&s->state) >> 2;
+    /* Release: the slot's clean state is visible to the member that
+     * initialises instance g + LF__RING. */
+    lf__store_release(&s->state, ((g + LF__RING) << 2) | LF__SLOT_FREE);
+}
+
+int lf_loop_last_stats(const lf_loop *l, struct lf_loop_stats *out)
+{
+    if (!l || !out)
+        return -EINVAL;
+    pthread_mutex_lock((pthread_mutex_t *)&l->mem_lock);
+    *out = l->last;
+    pthread_mutex_unlock((pthread_mutex_t *)&l->mem_lock);
+    return 0;
+}

@@ -1,0 +1,33 @@
+# Tests of the core: spec parsing, exactly-once coverage through the API and
+# through the LF_FOR macros (gcc/libgomp, and clang/libomp when present).
+EXTRA_DIST += tests/lfcu.h tests/cover.h tests/test_bad_schedule.sh tests/example.c
+if HAVE_CUNIT
+check_PROGRAMS += tests/test_params tests/test_coverage
+TESTS += tests/test_params tests/test_coverage
+tests_test_params_LDADD = $(TEST_LIBS)
+tests_test_coverage_LDADD = $(TEST_LIBS)
+
+if HAVE_OPENMP
+check_PROGRAMS += tests/test_macro
+TESTS += tests/test_macro tests/test_bad_schedule.sh
+tests_test_macro_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_test_macro_LDADD = libloopfarm.la $(CUNIT_LIBS) $(OPENMP_CFLAGS)
+endif
+
+if HAVE_CLANG_OMP
+# The same test built by clang against LLVM's libomp and the public library.
+check_PROGRAMS += tests/test_macro_clang
+TESTS += tests/test_macro_clang
+tests_test_macro_clang_SOURCES =
+tests/test_macro_clang$(EXEEXT): $(srcdir)/tests/test_macro.c libloopfarm.la
+	$(AM_V_CC)$(LIBTOOL) --quiet --tag=CC --mode=link $(CLANG) -std=gnu11 -fopenmp=libomp \
+	  -I$(top_srcdir)/include -I$(top_srcdir)/tests $(srcdir)/tests/test_macro.c \
+	  libloopfarm.la $(CUNIT_LIBS) -o $@
+endif
+endif
+
+if HAVE_OPENMP
+check_PROGRAMS += tests/example
+tests_example_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_example_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
+endif

@@ -1,0 +1,174 @@
+/* tests/test_macro.c - LF_FOR inside real OpenMP teams: every iteration
+ * exactly once for every schedule, increment and team size; nested regions;
+ * 1000 nowait loops back to back; results equal to a sequential run.  Built
+ * twice: with the C compiler (libgomp) and with clang (libomp). */
+#include <limits.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "loopfarm/omp.h"
+#include "lfcu.h"
+#include "cover.h"
+
+static const int team_sizes[] = {1, 2, 3, 4, 8, 16, 33};
+static const long incrs[] = {1, -1, 3, -7};
+
+static int check(struct cover_case *c, const char *what, const char *spec, int P)
+{
+    unsigned long miss = cover_missing(c);
+    long dup = atomic_load(&c->dup);
+    if (miss || dup)
+        fprintf(stderr, "FAIL %s %s P=%d lo=%ld hi=%ld incr=%ld n=%lu: %lu missing, %ld twice\n",
+                what, spec, P, c->lo, c->hi, c->incr, c->n, miss, dup);
+    return miss == 0 && dup == 0;
+}
+
+static void test_macro_covers_matrix(void)
+{
+    unsigned long big = getenv("LF_TEST_QUICK") ? 20000UL : 200000UL;
+    for (const char *const *spec = cover_specs; *spec; spec++)
+        for (size_t p = 0; p < sizeof team_sizes / sizeof *team_sizes; p++) {
+            int P = team_sizes[p];
+            unsigned long trips[8];
+            int nt = cover_trips(P, big, trips);
+            for (int where = 0; where < 3; where++) {
+                struct cover_case cases[32];
+                int nc = 0;
+                for (int t = 0; t < nt; t++)
+                    for (int k = 0; k < 4; k++)
+                        CU_ASSERT_EQUAL_FATAL(
+                            cover_make(&cases[nc++], where ? trips[t] % 5000 : trips[t], incrs[k], where), 0);
+                const char *sp = *spec;
+#pragma omp parallel num_threads(P)
+                {
+                    for (int k = 0; k < nc; k++) {
+                        struct cover_case *c = &cases[k];
+                        if (k % 2)
+                            LF_FOR_SCHED(i, c->lo, c->hi, c->incr, sp) { cover_mark(c, i); }
+                        else
+                            LF_FOR_SCHED_NOWAIT(i, c->lo, c->hi, c->incr, sp) { cover_mark(c, i); }
+                    }
+                }
+                for (int k = 0; k < nc; k++) {
+                    CU_ASSERT(check(&cases[k], "matrix", sp, P));
+                    cover_free(&cases[k]);
+                }
+            }
+        }
+}
+
+/* The barrier at the end of LF_FOR orders a loop's writes before the next
+ * loop's reads; the sum over a two-phase computation equals the sequential one. */
+static void test_macro_barrier_orders_phases(void)
+{
+    enum { N = 100000 };
+    static double a[N], b[N];
+    for (const char *const *spec = cover_specs; *spec; spec++) {
+        const char *sp = *spec;
+        double sum = 0.0;
+#pragma omp parallel num_threads(3)
+        {
+            LF_FOR_SCHED(i, 0, N, 1, sp) { a[i] = (double)i * 0.5; }
+            LF_FOR_SCHED(i, 0, N, 1, sp) { b[i] = a[N - 1 - i] + 1.0; }
+            double local = 0.0;
+            LF_FOR_SCHED(i, 0, N, 1, sp) { local += b[i]; }
+#pragma omp atomic
+            sum += local;
+        }
+        double want = 0.0;
+        for (long i = 0; i < N; i++)
+            want += (double)(N - 1 - i) * 0.5 + 1.0;
+        CU_ASSERT_DOUBLE_EQUAL(sum, want, 1e-6 * want);
+    }
+}
+
+/* Nested parallel regions: each inner team runs its own loops. */
+static void test_macro_nested_regions(void)
+{
+    omp_set_max_active_levels(2);
+    for (const char *const *spec = cover_specs; *spec; spec++) {
+        const char *sp = *spec;
+        struct cover_case outer, inner[3];
+        CU_ASSERT_EQUAL_FATAL(cover_make(&outer, 3000, 1, 0), 0);
+        for (int t = 0; t < 3; t++)
+            CU_ASSERT_EQUAL_FATAL(cover_make(&inner[t], 5000, -3, 0), 0);
+#pragma omp parallel num_threads(3)
+        {
+            int me = omp_get_thread_num();
+#pragma omp parallel num_threads(2)
+            {
+                LF_FOR_SCHED(i, inner[me].lo, inner[me].hi, inner[me].incr, sp) { cover_mark(&inner[me], i); }
+            }
+            LF_FOR_SCHED(i, 0, 3000, 1, sp) { cover_mark(&outer, i); }
+        }
+        CU_ASSERT(check(&outer, "nested-outer", sp, 3));
+        for (int t = 0; t < 3; t++)
+            CU_ASSERT(check(&inner[t], "nested-inner", sp, 2));
+        cover_free(&outer);
+        for (int t = 0; t < 3; t++)
+            cover_free(&inner[t]);
+    }
+}
+
+/* 1000 nowait loops back to back, then the region's barrier. */
+static void test_macro_thousand_nowait_loops(void)
+{
+    enum { L = 1000, N = 257 };
+    static atomic_int hits[L][N];
+    for (const char *const *spec = cover_specs; *spec; spec++) {
+        const char *sp = *spec;
+        memset(hits, 0, sizeof hits);
+#pragma omp parallel num_threads(4)
+        {
+            for (int l = 0; l < L; l++)
+                LF_FOR_SCHED_NOWAIT(i, 0, N, 1, sp) { atomic_fetch_add(&hits[l][i], 1); }
+        }
+        long bad = 0;
+        for (int l = 0; l < L; l++)
+            for (int i = 0; i < N; i++)
+                bad += atomic_load(&hits[l][i]) != 1;
+        if (bad)
+            fprintf(stderr, "FAIL nowait %s: %ld iterations not exactly once\n", sp, bad);
+        CU_ASSERT_EQUAL(bad, 0);
+    }
+}
+
+/* The default forms: LF_SCHEDULE, LF_FOR, LF_FOR_STEP, LF_PARALLEL_FOR, and
+ * an orphaned LF_FOR outside any parallel region. */
+static void test_macro_default_forms(void)
+{
+    struct cover_case a, b, c, d;
+    CU_ASSERT_EQUAL_FATAL(cover_make(&a, 10000, 1, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(cover_make(&b, 10000, -7, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(cover_make(&c, 10000, 1, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(cover_make(&d, 1234, 3, 2), 0);
+#pragma omp parallel num_threads(2)
+    {
+        LF_FOR(i, 0, 10000) { cover_mark(&a, i); }
+        LF_FOR_STEP(i, b.lo, b.hi, -7) { cover_mark(&b, i); }
+    }
+    LF_PARALLEL_FOR(i, 0, 10000) { cover_mark(&c, i); }
+    LF_FOR_STEP(i, d.lo, d.hi, 3) { cover_mark(&d, i); }
+    CU_ASSERT(check(&a, "LF_FOR", "default", 2));
+    CU_ASSERT(check(&b, "LF_FOR_STEP", "default", 2));
+    CU_ASSERT(check(&c, "LF_PARALLEL_FOR", "default", 0));
+    CU_ASSERT(check(&d, "orphaned", "default", 1));
+    cover_free(&a);
+    cover_free(&b);
+    cover_free(&c);
+    cover_free(&d);
+}
+
+int main(void)
+{
+    static const struct lfcu_test tests[] = {
+        {"macro_covers_matrix", test_macro_covers_matrix},
+        {"macro_barrier_orders_phases", test_macro_barrier_orders_phases},
+        {"macro_nested_regions", test_macro_nested_regions},
+        {"macro_thousand_nowait_loops", test_macro_thousand_nowait_loops},
+        {"macro_default_forms", test_macro_default_forms},
+        {0, 0},
+    };
+    return lfcu_run("macro", tests);
+}

@@ -86,7 +86,7 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 #define LF__SITE()                                                                                 \
     __extension__({                                                                                \
-        static struct lf_site lf__site_ = {__FILE__, __LINE__, 0};                                 \
+        static struct lf_site lf__site_ = {.file = __FILE__, .line = __LINE__};                              \
         &lf__site_;                                                                                \
     })
 

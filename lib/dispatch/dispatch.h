@@ -49,6 +49,9 @@ struct lf__slot {
     uint64_t n;
     long lo, incr;
     uint64_t fa_chunk; /* > 0: claims are fetch-and-add of this size */
+    int untimed;       /* fixed-size claims whose times nobody reads: no clock
+                          per chunk, counts kept by the member, booked at exit */
+    int solo;          /* team of one: the counter has no other writer */
     uint64_t t_begin;  /* ticks at the first entry */
     uint64_t instance;
     struct lf__view view;
@@ -68,6 +71,8 @@ struct lf__thr {
     uint64_t cpu_start;     /* thread CPU ns at that moment (calibration only) */
     uint64_t k;             /* index of its next static chunk */
     uint64_t cal_size;      /* calibration chunk size */
+    uint64_t fast_chunks;   /* untimed path: chunks and iterations taken */
+    uint64_t fast_iters;
     int calibrating;        /* 1 until its calibration is reported */
     int bound;              /* binding done */
 } LF__ALIGNED;

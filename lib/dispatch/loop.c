@@ -162,6 +162,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
         if (c <= (UINT64_MAX - n) / (P + 1))
             s->fa_chunk = c;
     }
+    s->untimed = s->fa_chunk && !pol->feedback && !s->trace;
+    s->solo = P == 1;
     if (pol->start)
         pol->start(s->pstate, &s->view);
     if (pol->flags & LF__P_CALIB) {
@@ -212,6 +214,7 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
     }
     th->cur = s;
     th->chunk_n = 0;
+    th->fast_chunks = th->fast_iters = 0;
     th->k = 0;
     th->t_prev_end = lf__ticks();
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
@@ -314,22 +317,45 @@ static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uin
     return 0;
 }
 
+/* Fetch-and-add claim of the slot's fixed chunk; a team of one needs no RMW. */
+static inline uint64_t claim_fa(struct lf__slot *s, uint64_t *lo)
+{
+    uint64_t c = s->fa_chunk, at;
+    if (s->solo) {
+        at = lf__load_relaxed(&s->next);
+        lf__store_relaxed(&s->next, at < s->n ? at + c : at);
+    } else {
+        /* Relaxed: the range is the only thing the counter hands out. */
+        at = lf__fetch_add_relaxed(&s->next, c);
+    }
+    *lo = at;
+    return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
+}
+
 int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
 {
     struct lf__thr *th = &l->thr[tid];
     struct lf__slot *s = th->cur;
     if (!s)
         return 0;
+    if (s->untimed) {
+        uint64_t lo, c = claim_fa(s, &lo);
+        if (!c)
+            return 0;
+        th->fast_chunks++;
+        th->fast_iters += c;
+        *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+        *count = c;
+        return 1;
+    }
     const struct lf__policy *pol = l->sched.pol;
     uint64_t now = lf__ticks();
     if (th->chunk_n)
         complete_chunk(l, s, th, tid, now);
     uint64_t lo = 0, c = 0;
     if (s->fa_chunk) {
-        /* Fixed-size fast path: one fetch-and-add (overflow excluded at init). */
-        lo = lf__fetch_add_relaxed(&s->next, s->fa_chunk);
-        if (lo < s->n)
-            c = s->n - lo < s->fa_chunk ? s->n - lo : s->fa_chunk;
+        /* Fixed size: one fetch-and-add (overflow excluded at init). */
+        c = claim_fa(s, &lo);
     } else if (pol->flags & LF__P_STATIC) {
         c = pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
     } else if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
@@ -410,6 +436,15 @@ void lf_loop_end(lf_loop *l, int tid)
         return;
     if (th->chunk_n) /* left early: still account for the last chunk */
         complete_chunk(l, s, th, tid, lf__ticks());
+    if (th->fast_chunks) {
+        /* Untimed path: book the counts, and the time since entry as busy. */
+        struct lf__wstat *w = &s->view.w[tid];
+        uint64_t ns = lf__ticks_to_ns(lf__ticks() - th->t_prev_end);
+        lf__store_relaxed(&w->chunks, th->fast_chunks);
+        lf__store_relaxed(&w->iters, th->fast_iters);
+        lf__store_relaxed(&w->busy_ns, ns);
+        lf__store_relaxed(&w->total_ns, ns);
+    }
     th->chunk_n = 0;
     th->cur = NULL;
     /* acq_rel: everything this member wrote to the slot (statistics, trace)

@@ -1,0 +1,179 @@
+/* bench/lf-claim-cost.c - per-chunk cost of a claim on an empty-body loop:
+ * loopfarm's fixed-size (fetch-and-add) and size-dependent (CAS) claims
+ * against the compiler's schedule(dynamic,1) and schedule(guided), measured
+ * side by side in one run, repetitions interleaved (ABAB...), medians.
+ *
+ *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--format table|csv]
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <loopfarm/omp.h>
+
+enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, NKIND };
+static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic", "lf:guided"};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Chunks a schedule hands out for n iterations and P threads: n for
+ * dynamic,1; for guided, both libgomp and loopfarm take ceil(r/P) of the r
+ * remaining each time (GSS), a sequence independent of who claims. */
+static long chunk_count(enum kind k, long n, int P)
+{
+    if (k == OMP_DYNAMIC1 || k == LF_DYNAMIC1)
+        return n;
+    long c = 0;
+    for (long r = n; r > 0; c++)
+        r -= (r + P - 1) / P;
+    return c;
+}
+
+/* One loop of n empty iterations under kind; returns seconds.  The body only
+ * keeps the index alive so the loop is not optimised away. */
+static double run(enum kind k, long n, int threads, long *chunks)
+{
+    long total = 0;
+    double t0 = now();
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+        long last = -2, c = 0;
+        switch (k) {
+        case OMP_DYNAMIC1:
+#pragma omp for schedule(dynamic, 1) nowait
+            for (long i = 0; i < n; i++) {
+                c += i != last + 1;
+                last = i;
+            }
+            break;
+        case OMP_GUIDED:
+#pragma omp for schedule(guided) nowait
+            for (long i = 0; i < n; i++) {
+                c += i != last + 1;
+                last = i;
+            }
+            break;
+        case LF_DYNAMIC1:
+            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic") {
+                c += i != last + 1;
+                last = i;
+            }
+            break;
+        case LF_GUIDED:
+            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided") {
+                c += i != last + 1;
+                last = i;
+            }
+            break;
+        default:
+            break;
+        }
+        total += c;
+    }
+    double t = now() - t0;
+    if (total < 0)
+        fprintf(stderr, "unreachable\n");
+    *chunks = chunk_count(k, n, threads);
+    return t;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: lf-claim-cost [--n N] [--reps R] [--threads LIST] [--format table|csv]\n"
+               "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
+               "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided.\n"
+               "  --n N          iterations per loop (default 2000000)\n"
+               "  --reps R       repetitions per schedule, interleaved (default 15)\n"
+               "  --threads L    comma-separated team sizes (default 1,2)\n"
+               "  --format F     table (default) or csv\n"
+               "example: lf-claim-cost --threads 1,2 --reps 21\n");
+}
+
+int main(int argc, char **argv)
+{
+    long n = 2000000;
+    int reps = 15, csv = 0;
+    char threads_list[128] = "1,2";
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[a], "--n") && a + 1 < argc) {
+            n = atol(argv[++a]);
+        } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+            reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--threads") && a + 1 < argc) {
+            snprintf(threads_list, sizeof threads_list, "%s", argv[++a]);
+        } else if (!strcmp(argv[a], "--format") && a + 1 < argc) {
+            a++;
+            if (!strcmp(argv[a], "csv"))
+                csv = 1;
+            else if (strcmp(argv[a], "table")) {
+                fprintf(stderr, "lf-claim-cost: --format %s: expected table or csv\n", argv[a]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "lf-claim-cost: unknown or incomplete option %s\n", argv[a]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (n < 1000 || reps < 1) {
+        fprintf(stderr, "lf-claim-cost: expected --n >= 1000 and --reps >= 1\n");
+        return 2;
+    }
+    if (csv)
+        printf("threads,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio\n");
+    else
+        printf("%-8s %-15s %10s %14s %12s %22s\n", "threads", "schedule", "chunks", "median ns/chunk",
+               "min", "ratio to omp same kind");
+    for (char *tok = strtok(threads_list, ","); tok; tok = strtok(NULL, ",")) {
+        int th = atoi(tok);
+        if (th < 1) {
+            fprintf(stderr, "lf-claim-cost: --threads: %s is not a team size\n", tok);
+            return 2;
+        }
+        double *t[NKIND];
+        long ch[NKIND] = {0};
+        for (int k = 0; k < NKIND; k++)
+            t[k] = calloc((size_t)reps, sizeof(double));
+        for (int k = 0; k < NKIND; k++) /* warm-up */
+            run((enum kind)k, n / 4, th, &ch[k]);
+        for (int r = 0; r < reps; r++)
+            for (int k = 0; k < NKIND; k++) {
+                long c;
+                t[k][r] = run((enum kind)k, n, th, &c);
+                ch[k] = c;
+                t[k][r] /= (double)(c ? c : 1);
+            }
+        double med[NKIND];
+        for (int k = 0; k < NKIND; k++) {
+            qsort(t[k], (size_t)reps, sizeof(double), cmp);
+            med[k] = t[k][reps / 2];
+        }
+        for (int k = 0; k < NKIND; k++) {
+            double ratio = k >= LF_DYNAMIC1 ? med[k] / med[k - 2] : 1.0;
+            if (csv)
+                printf("%d,%s,%ld,%.2f,%.2f,%.3f\n", th, names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9,
+                       ratio);
+            else
+                printf("%-8d %-15s %10ld %14.2f %12.2f %22.3f\n", th, names[k], ch[k], med[k] * 1e9,
+                       t[k][0] * 1e9, ratio);
+            free(t[k]);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,14 @@
+#!/bin/sh
+# scripts/build.sh DIR [configure options...] - bootstrap if needed, then
+# configure loopfarm out of tree in DIR and build it.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$1
+shift
+[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi >/dev/null 2>&1)
+mkdir -p "$dir"
+cd "$dir"
+if [ ! -f Makefile ]; then
+    "$top/configure" -q "$@"
+fi
+make -j"$(nproc)" >/dev/null

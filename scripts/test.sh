@@ -1,0 +1,75 @@
+#!/bin/sh
+# scripts/test.sh - the whole test suite, as CI runs it:
+#   1. the normal build: make check (CUnit suites, gcc and clang macro tests);
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build: make check;
+#   3. ThreadSanitizer build with clang against libomp: the concurrency tests
+#      (TSAN_OPTIONS=ignore_noninstrumented_modules=1);
+#   4. a build --without-papi --without-hwloc: make check;
+#   5. make distcheck.
+# Options: --quick (steps 1 only), --only N (one step).  Builds go to build/.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/scripts/deps.sh" || exit 1
+[ -x "$top/configure" ] || autoreconf -fi >/dev/null 2>&1 || { echo "autoreconf failed"; exit 1; }
+
+steps="1 2 3 4 5"
+case "${1:-}" in
+--quick) steps="1" ;;
+--only) steps="$2" ;;
+"") ;;
+*) echo "usage: scripts/test.sh [--quick | --only N]"; exit 2 ;;
+esac
+
+failed=""
+passed=0
+banner() { printf '\n==== %s ====\n' "$*"; }
+run_check() { # dir, make args...
+    d=$1
+    shift
+    if make -C "$d" -j2 check "$@" >"$d/check.out" 2>&1; then
+        grep -E '^(PASS|SKIP|XFAIL|# )' "$d/check.out" | grep -v '^# ' ; grep -E '^# (TOTAL|PASS|FAIL|SKIP|ERROR)' "$d/check.out"
+        return 0
+    fi
+    grep -E '^(PASS|FAIL|ERROR|SKIP|# )' "$d/check.out"
+    for l in $(cd "$d" && ls tests/*.log 2>/dev/null); do
+        grep -q -E '^FAIL|FAILED|ERROR|Sanitizer' "$d/$l" && { echo "---- $l"; tail -40 "$d/$l"; }
+    done
+    return 1
+}
+step() { # number, name, command...
+    n=$1
+    name=$2
+    shift 2
+    case " $steps " in *" $n "*) ;; *) return 0 ;; esac
+    banner "$n. $name"
+    if "$@"; then passed=$((passed + 1)); else failed="$failed $n($name)"; fi
+}
+
+s1() { scripts/build.sh build/normal && run_check build/normal; }
+s2() {
+    scripts/build.sh build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+        LDFLAGS="-fsanitize=address,undefined" --without-clang &&
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 LF_TEST_QUICK=1 run_check build/asan
+}
+s3() {
+    export TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1"
+    scripts/build.sh build/tsan CC=clang CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
+        --without-clang &&
+        LF_TEST_QUICK=1 run_check build/tsan TESTS="tests/test_coverage tests/test_macro"
+}
+s4() { scripts/build.sh build/minimal --without-papi --without-hwloc && LF_TEST_QUICK=1 run_check build/minimal; }
+s5() { scripts/build.sh build/normal && make -C build/normal -j2 distcheck >build/normal/distcheck.out 2>&1 &&
+    grep -A3 'archives ready' build/normal/distcheck.out || { tail -40 build/normal/distcheck.out; false; }; }
+
+step 1 "build and make check" s1
+step 2 "ASan + UBSan" s2
+step 3 "TSan (clang, libomp)" s3
+step 4 "--without-papi --without-hwloc" s4
+step 5 "make distcheck" s5
+
+nsteps=$(echo $steps | wc -w)
+echo
+echo "steps: $passed passed, $((nsteps - passed)) failed"
+[ -z "$failed" ] || { echo "failed steps:$failed"; exit 1; }
+exit 0

@@ -31,3 +31,6 @@ check_PROGRAMS += tests/example
 tests_example_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_example_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
 endif
+
+check_PROGRAMS += tests/list-schedules
+tests_list_schedules_LDADD = libloopfarm-internal.la -lm

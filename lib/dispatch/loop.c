@@ -9,6 +9,7 @@
 
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"
+#include "platform/platform.h"
 
 /* Spin politely; after a while give the core away, since a waiting member
  * may be keeping the one it waits for off the CPU. */
@@ -212,6 +213,12 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
         }
         backoff(&spins); /* previous user of the slot still inside, or init running */
     }
+    if (!th->bound) {
+        /* LF_BIND: pin this member once per handle (a no-op when unset). */
+        th->bound = 1;
+        if (lf__bind_mode() != LF__BIND_NONE)
+            lf__bind_self(tid, l->P);
+    }
     th->cur = s;
     th->chunk_n = 0;
     th->fast_chunks = th->fast_iters = 0;
@@ -267,7 +274,7 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
             lf__stored_relaxed(&w->calib_ipt, (double)busy / (double)th->chunk_n);
             lf__stored_relaxed(&w->avail, busy ? fmin(1.0, (double)cpu / (double)busy) : 1.0);
             lf__stored_relaxed(&w->latency_ns, (double)(total - busy));
-            lf__stored_relaxed(&w->bm, 1.0);
+            lf__stored_relaxed(&w->bm, lf__perf_bm_self());
             th->calibrating = 0;
             /* acq_rel: our calibration values are visible to the member that
              * sees the count complete and runs calibrated(). */

@@ -46,7 +46,7 @@ step() { # number, name, command...
     if "$@"; then passed=$((passed + 1)); else failed="$failed $n($name)"; fi
 }
 
-s1() { scripts/build.sh build/normal && run_check build/normal; }
+s1() { scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal; }
 s2() {
     scripts/build.sh build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
         LDFLAGS="-fsanitize=address,undefined" --without-clang &&

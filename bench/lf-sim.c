@@ -1,0 +1,493 @@
+/* bench/lf-sim.c - command line of the simulator: loopfarm's policies on
+ * modelled platforms of up to thousands of workers, in virtual time. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim_core.h"
+
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: lf-sim (--platform FILE | --speeds LIST) --tasks N --schedule SPEC [options]\n"
+    "       lf-sim --k-table [--tasks S] [--cv LIST] [--format F]\n"
+    "\n"
+    "Runs one of loopfarm's real chunk-size policies (the code the OpenMP runtime\n"
+    "uses) on a modelled platform in virtual time, and reports how well it balanced\n"
+    "the load.  Each claimed chunk of c iterations is staged (stage_lat + c *\n"
+    "bytes_per_iter / bandwidth seconds, through the master's single port with\n"
+    "--staging oneport) and computed (latency + work / speed seconds, the speed\n"
+    "scaled by the worker's profile over time).  Iteration costs are 1 each, or\n"
+    "drawn from --cost with --seed.\n"
+    "\n"
+    "platform:\n"
+    "  --platform FILE      one worker per line: speed=S [latency=A] [stage_lat=B]\n"
+    "                       [bandwidth=BW] [profile=t0:f0,t1:f1,...] [count=N];\n"
+    "                       also 'staging oneport|free', 'bytes_per_iter X'\n"
+    "                       (see doc/lf-sim.md)\n"
+    "  --speeds LIST        worker speeds in units of work per second, e.g. 1,0.5,1/3\n"
+    "  --workers N          N workers cycling through the --speeds list\n"
+    "  --latency S          compute latency per chunk, seconds (every worker)\n"
+    "  --stage-lat S        staging latency per chunk, seconds (every worker)\n"
+    "  --bandwidth B        staging bandwidth, bytes per second; 0 = unlimited\n"
+    "  --bytes-per-iter X   input bytes per iteration (default 0)\n"
+    "  --staging MODE       oneport (one staging at a time) or free (default)\n"
+    "  --profile P          speed profile t0:f0,t1:f1,... for every worker\n"
+    "workload and schedule:\n"
+    "  --tasks N            iterations of the loop\n"
+    "  --schedule SPEC      a loopfarm schedule, e.g. dynamic,1000  fac2  guided\n"
+    "                       multi,k=2,cal=paper,min=1 (--list shows all)\n"
+    "  --cost C             const (default) | lognormal[,sigma=0.5] | exp |\n"
+    "                       uniform[,lo=0.5,hi=1.5] | linear (all mean 1)\n"
+    "  --seed S             seed of the cost distribution (default 1)\n"
+    "  --claim-ns NS        cost of one claim, ns (default 0)\n"
+    "output:\n"
+    "  --trace FILE         per-chunk CSV: worker,seq,start,end,size (seconds;\n"
+    "                       seq 0 is the calibration chunk when there is one)\n"
+    "  --format F           table (default), csv (one row per worker) or json\n"
+    "  --per-worker         list every worker in the table even when there are\n"
+    "                       more than 64\n"
+    "  --timing             print the simulator's own run time on stderr\n"
+    "  --k-table            print seed 000's installment factor k = ln(S)^CV\n"
+    "                       (eq. (8), Fig. 2) over S (or only --tasks) and CV,\n"
+    "                       and exit\n"
+    "  --cv LIST            the CVs of --k-table (default 0,0.2,0.4,0.6,0.8,1)\n"
+    "  --list               list the schedules\n"
+    "  --help               this text\n"
+    "\n"
+    "Summary: makespan, ideal = total work / sum of speeds, efficiency =\n"
+    "ideal / makespan, chunks, and each worker's busy fraction (compute time /\n"
+    "makespan).  Bad input exits with status 2.\n"
+    "\n"
+    "example (seed 000, Table 1):\n"
+    "  lf-sim --speeds 1,1/2,1/3,1/4 --tasks 68 \\\n"
+    "         --schedule multi,k=2,cal=paper,min=1 --trace t.csv\n";
+
+/* Report bad input (printf-style) and exit with status 2. */
+static void __attribute__((format(printf, 1, 2), noreturn)) die_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "lf-sim: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(lf-sim --help explains the options)\n");
+    exit(EXIT_USAGE);
+}
+
+static double opt_double(const char *opt, const char *s, double lo)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo)
+        die_usage("%s %s: expected a number", opt, s);
+    return v;
+}
+
+static uint64_t opt_u64(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '\0')
+        die_usage("%s %s: expected a non-negative integer", opt, s);
+    double d = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end == 'e' || *end == 'E' || *end == '.') { /* 1e6 */
+        d = strtod(s, &end);
+        if (*end || d < 0 || d > 1.8e19 || d != floor(d))
+            die_usage("%s %s: expected a non-negative integer", opt, s);
+        v = (unsigned long long)d;
+    } else if (errno || *end)
+        die_usage("%s %s: expected a non-negative integer", opt, s);
+    return v;
+}
+
+/* ---- --k-table ---- */
+
+/* Print k = ln(S)^CV (seed 000 eq. (8)) for each S and each CV of cvs. */
+static void k_table(const char *fmt, uint64_t only_S, const double *cv, int ncv)
+{
+    static const double Ss[] = {3, 10, 64, 100, 1000, 9600, 1e4, 1e5, 1e6, 1e7};
+    int nS = (int)(sizeof Ss / sizeof Ss[0]);
+    double one[1];
+    const double *S = Ss;
+    if (only_S) {
+        one[0] = (double)only_S;
+        S = one;
+        nS = 1;
+    }
+    if (strcmp(fmt, "csv") == 0) {
+        printf("S,cv,k\n");
+        for (int i = 0; i < nS; i++)
+            for (int c = 0; c < ncv; c++)
+                printf("%.0f,%g,%.6f\n", S[i], cv[c], lf__sim_kfactor(S[i], cv[c]));
+        return;
+    }
+    if (strcmp(fmt, "json") == 0) {
+        printf("{\"formula\": \"k = ln(S)^CV\", \"source\": \"seed 000 eq. (8)\", \"rows\": [");
+        for (int i = 0; i < nS; i++)
+            for (int c = 0; c < ncv; c++)
+                printf("%s\n  {\"S\": %.0f, \"cv\": %g, \"k\": %.6f}", i || c ? "," : "", S[i],
+                       cv[c], lf__sim_kfactor(S[i], cv[c]));
+        printf("\n]}\n");
+        return;
+    }
+    printf("installment factor k = ln(S)^CV (seed 000 eq. (8), Fig. 2)\n");
+    printf("%10s", "S");
+    for (int c = 0; c < ncv; c++)
+        printf(" CV=%-6g", cv[c]);
+    printf("\n");
+    for (int i = 0; i < nS; i++) {
+        printf("%10.0f", S[i]);
+        for (int c = 0; c < ncv; c++)
+            printf(" %9.4f", lf__sim_kfactor(S[i], cv[c]));
+        printf("\n");
+    }
+}
+
+/* ---- trace ---- */
+
+struct trace {
+    FILE *f;
+    int failed;
+};
+
+static void trace_chunk(void *ctx, const struct lf__sim_chunk *c)
+{
+    struct trace *t = ctx;
+    if (fprintf(t->f, "%d,%llu,%.9f,%.9f,%llu\n", c->worker, (unsigned long long)c->seq, c->start,
+                c->end, (unsigned long long)c->size) < 0)
+        t->failed = 1;
+}
+
+/* ---- report ---- */
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void report(const char *fmt, const struct lf__sim_platform *pf, const struct lf__sched *s,
+                   const char *cost, uint64_t seed, const struct lf__sim_result *r, int all)
+{
+    int P = r->nworkers;
+    double mk = r->makespan > 0 ? r->makespan : 1;
+    if (strcmp(fmt, "csv") == 0) {
+        printf("schedule,workers,tasks,cost,seed,makespan,ideal,efficiency,chunks,calib_chunks,"
+               "worker,speed,worker_chunks,worker_iters,busy,busy_frac\n");
+        for (int i = 0; i < P; i++)
+            printf("\"%s\",%d,%llu,\"%s\",%llu,%.9f,%.9f,%.6f,%llu,%llu,%d,%.9g,%llu,%llu,%.9f,"
+                   "%.6f\n",
+                   s->spec, P, (unsigned long long)r->tasks, cost, (unsigned long long)seed,
+                   r->makespan, r->ideal, r->efficiency, (unsigned long long)r->chunks,
+                   (unsigned long long)r->calib_chunks, i, pf->w[i].speed,
+                   (unsigned long long)r->w[i].chunks, (unsigned long long)r->w[i].iters,
+                   r->w[i].busy, r->w[i].busy / mk);
+        return;
+    }
+    if (strcmp(fmt, "json") == 0) {
+        printf("{\"schedule\": ");
+        json_str(s->spec);
+        printf(", \"workers\": %d, \"tasks\": %llu, \"cost\": ", P, (unsigned long long)r->tasks);
+        json_str(cost);
+        printf(",\n \"seed\": %llu, \"staging\": \"%s\", \"makespan\": %.9f, \"ideal\": %.9f, "
+               "\"efficiency\": %.6f,\n \"chunks\": %llu, \"calib_chunks\": %llu, "
+               "\"calibrated_at\": %.9f,\n \"per_worker\": [",
+               (unsigned long long)seed, pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free",
+               r->makespan, r->ideal, r->efficiency, (unsigned long long)r->chunks,
+               (unsigned long long)r->calib_chunks, r->calib_end);
+        for (int i = 0; i < P; i++)
+            printf("%s\n  {\"worker\": %d, \"speed\": %.9g, \"chunks\": %llu, \"iters\": %llu, "
+                   "\"busy\": %.9f, \"busy_frac\": %.6f, \"end\": %.9f}",
+                   i ? "," : "", i, pf->w[i].speed, (unsigned long long)r->w[i].chunks,
+                   (unsigned long long)r->w[i].iters, r->w[i].busy, r->w[i].busy / mk, r->w[i].end);
+        printf("\n]}\n");
+        return;
+    }
+    printf("schedule     %s\n", s->spec);
+    printf("platform     %d workers, staging %s\n", P,
+           pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free");
+    printf("workload     %llu tasks, cost %s, seed %llu\n", (unsigned long long)r->tasks, cost,
+           (unsigned long long)seed);
+    printf("makespan     %.6f s\n", r->makespan);
+    printf("ideal        %.6f s\n", r->ideal);
+    printf("efficiency   %.4f\n", r->efficiency);
+    printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
+           (unsigned long long)r->calib_chunks);
+    if (r->calib_end >= 0)
+        printf("calibrated   at %.6f s\n", r->calib_end);
+    double bmin = INFINITY, bmax = 0, bsum = 0;
+    for (int i = 0; i < P; i++) {
+        double b = r->w[i].busy / mk;
+        bmin = b < bmin ? b : bmin;
+        bmax = b > bmax ? b : bmax;
+        bsum += b;
+    }
+    printf("busy         min %.4f  mean %.4f  max %.4f\n", bmin, bsum / P, bmax);
+    if (P > 64 && !all) {
+        printf("(%d workers: --per-worker lists each one)\n", P);
+        return;
+    }
+    printf("\n%6s %12s %8s %12s %14s %7s %14s\n", "worker", "speed", "chunks", "iters", "busy_s",
+           "busy%", "end_s");
+    for (int i = 0; i < P; i++)
+        printf("%6d %12.6g %8llu %12llu %14.6f %7.2f %14.6f\n", i, pf->w[i].speed,
+               (unsigned long long)r->w[i].chunks, (unsigned long long)r->w[i].iters, r->w[i].busy,
+               100.0 * r->w[i].busy / mk, r->w[i].end);
+}
+
+int main(int argc, char **argv)
+{
+    enum {
+        O_PLATFORM = 256,
+        O_SPEEDS,
+        O_WORKERS,
+        O_LATENCY,
+        O_STAGE_LAT,
+        O_BANDWIDTH,
+        O_BPI,
+        O_STAGING,
+        O_PROFILE,
+        O_TASKS,
+        O_SCHEDULE,
+        O_COST,
+        O_SEED,
+        O_CLAIM,
+        O_TRACE,
+        O_FORMAT,
+        O_PERWORKER,
+        O_TIMING,
+        O_KTABLE,
+        O_CV,
+        O_LIST,
+        O_HELP
+    };
+    static const struct option opts[] = {
+        {"platform", required_argument, 0, O_PLATFORM},
+        {"speeds", required_argument, 0, O_SPEEDS},
+        {"workers", required_argument, 0, O_WORKERS},
+        {"latency", required_argument, 0, O_LATENCY},
+        {"stage-lat", required_argument, 0, O_STAGE_LAT},
+        {"bandwidth", required_argument, 0, O_BANDWIDTH},
+        {"bytes-per-iter", required_argument, 0, O_BPI},
+        {"staging", required_argument, 0, O_STAGING},
+        {"profile", required_argument, 0, O_PROFILE},
+        {"tasks", required_argument, 0, O_TASKS},
+        {"schedule", required_argument, 0, O_SCHEDULE},
+        {"cost", required_argument, 0, O_COST},
+        {"seed", required_argument, 0, O_SEED},
+        {"claim-ns", required_argument, 0, O_CLAIM},
+        {"trace", required_argument, 0, O_TRACE},
+        {"format", required_argument, 0, O_FORMAT},
+        {"per-worker", no_argument, 0, O_PERWORKER},
+        {"timing", no_argument, 0, O_TIMING},
+        {"k-table", no_argument, 0, O_KTABLE},
+        {"cv", required_argument, 0, O_CV},
+        {"list", no_argument, 0, O_LIST},
+        {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0},
+    };
+    const char *platform = NULL, *speeds = NULL, *profile = NULL, *schedule = NULL;
+    const char *cost = "const", *trace_path = NULL, *fmt = "table", *staging = NULL;
+    double latency = -1, stage_lat = -1, bandwidth = -1, bpi = -1, claim_ns = 0;
+    uint64_t tasks = 0, seed = 1, nworkers = 0;
+    double cvs[32] = {0, 0.2, 0.4, 0.6, 0.8, 1.0};
+    int ncv = 6;
+    int have_tasks = 0, per_worker = 0, timing = 0, ktable = 0, c;
+    char err[1024];
+
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_PLATFORM:
+            platform = optarg;
+            break;
+        case O_SPEEDS:
+            speeds = optarg;
+            break;
+        case O_WORKERS:
+            nworkers = opt_u64("--workers", optarg);
+            if (nworkers < 1 || nworkers > 1000000)
+                die_usage("--workers %s: expected 1 to 1000000", optarg);
+            break;
+        case O_LATENCY:
+            latency = opt_double("--latency", optarg, 0);
+            break;
+        case O_STAGE_LAT:
+            stage_lat = opt_double("--stage-lat", optarg, 0);
+            break;
+        case O_BANDWIDTH:
+            bandwidth = opt_double("--bandwidth", optarg, 0);
+            break;
+        case O_BPI:
+            bpi = opt_double("--bytes-per-iter", optarg, 0);
+            break;
+        case O_STAGING:
+            if (strcmp(optarg, "oneport") && strcmp(optarg, "free"))
+                die_usage("--staging %s: expected oneport or free", optarg);
+            staging = optarg;
+            break;
+        case O_PROFILE:
+            profile = optarg;
+            break;
+        case O_TASKS:
+            tasks = opt_u64("--tasks", optarg), have_tasks = 1;
+            break;
+        case O_SCHEDULE:
+            schedule = optarg;
+            break;
+        case O_COST:
+            cost = optarg;
+            break;
+        case O_SEED:
+            seed = opt_u64("--seed", optarg);
+            break;
+        case O_CLAIM:
+            claim_ns = opt_double("--claim-ns", optarg, 0);
+            break;
+        case O_TRACE:
+            trace_path = optarg;
+            break;
+        case O_FORMAT:
+            if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
+                die_usage("--format %s: expected table, csv or json", optarg);
+            fmt = optarg;
+            break;
+        case O_PERWORKER:
+            per_worker = 1;
+            break;
+        case O_TIMING:
+            timing = 1;
+            break;
+        case O_KTABLE:
+            ktable = 1;
+            break;
+        case O_CV: {
+            char *save = NULL, buf[512];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            ncv = 0;
+            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (ncv == 32)
+                    die_usage("--cv: at most 32 values");
+                cvs[ncv++] = opt_double("--cv", t, 0);
+            }
+            if (ncv == 0)
+                die_usage("--cv: expected a list such as 0,0.5,1");
+            break;
+        }
+        case O_LIST: {
+            static char list[4096];
+            lf__policy_list(list, sizeof list);
+            printf("schedules: %s\n", list);
+            for (const struct lf__policy *const *p = lf__policies; *p; p++)
+                printf("  %-22s %s\n", (*p)->synopsis, (*p)->help ? (*p)->help : "");
+            printf("every schedule also accepts cal=auto|paper, calns=N, memory=on|off\n");
+            return 0;
+        }
+        case O_HELP:
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        default:
+            die_usage("unknown or incomplete option \"%s\"", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        die_usage("unexpected argument \"%s\"", argv[optind]);
+    if (ktable) {
+        if (have_tasks && tasks < 3)
+            die_usage("--k-table: S must be >= 3 (eq. (8) assumes S > e)");
+        k_table(fmt, have_tasks ? tasks : 0, cvs, ncv);
+        return 0;
+    }
+    if (!platform == !speeds)
+        die_usage("give exactly one of --platform FILE and --speeds LIST");
+    if (!have_tasks)
+        die_usage("--tasks N is required");
+    if (!schedule)
+        die_usage("--schedule SPEC is required (lf-sim --list shows them)");
+    if (platform && nworkers)
+        die_usage("--workers goes with --speeds, not --platform");
+
+    struct lf__sched sched;
+    if (lf__sched_parse(schedule, &sched, err, sizeof err) != 0)
+        die_usage("--schedule %s: %s", schedule, err);
+    struct lf__sim_platform pf;
+    int rc = platform ? lf__sim_platform_load(&pf, platform, err, sizeof err)
+                      : lf__sim_platform_speeds(&pf, speeds, (int)nworkers, err, sizeof err);
+    if (rc)
+        die_usage("%s", err);
+    for (int i = 0; i < pf.nworkers; i++) {
+        struct lf__sim_worker *w = &pf.w[i];
+        if (latency >= 0)
+            w->latency = latency;
+        if (stage_lat >= 0)
+            w->stage_lat = stage_lat;
+        if (bandwidth >= 0)
+            w->bandwidth = bandwidth;
+        if (profile && lf__sim_profile_parse(w, profile, err, sizeof err))
+            die_usage("--profile: %s", err);
+    }
+    if (bpi >= 0)
+        pf.bytes_per_iter = bpi;
+    if (staging)
+        pf.staging = strcmp(staging, "oneport") == 0 ? LF__SIM_STAGE_ONEPORT : LF__SIM_STAGE_FREE;
+
+    struct lf__sim_workload wl = {.tasks = tasks, .seed = seed};
+    if (lf__sim_cost_parse(&wl, cost, err, sizeof err))
+        die_usage("%s", err);
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (lf__sim_workload_init(&wl)) {
+        fprintf(stderr, "lf-sim: out of memory for %llu tasks\n", (unsigned long long)tasks);
+        return 1;
+    }
+    struct trace tr = {0};
+    if (trace_path) {
+        tr.f = fopen(trace_path, "w");
+        if (!tr.f)
+            die_usage("--trace %s: %s", trace_path, strerror(errno));
+        setvbuf(tr.f, NULL, _IOFBF, 1 << 20);
+        fprintf(tr.f, "worker,seq,start,end,size\n");
+    }
+    struct lf__sim_opts o = {
+        .claim_ns = claim_ns, .on_chunk = tr.f ? trace_chunk : NULL, .ctx = &tr};
+    struct lf__sim_result res;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    rc = lf__sim_run(&pf, &sched, &wl, &o, &res, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    if (tr.f && (fclose(tr.f) != 0 || tr.failed)) {
+        fprintf(stderr, "lf-sim: --trace %s: write failed\n", trace_path);
+        rc = rc ? rc : -EIO;
+    }
+    if (rc) {
+        if (rc != -EIO)
+            fprintf(stderr, "lf-sim: %s\n", err);
+        return 1;
+    }
+    report(fmt, &pf, &sched, cost, seed, &res, per_worker);
+    if (timing)
+        fprintf(stderr, "lf-sim: workload set-up %.3f s, simulation %.3f s (%llu events)\n",
+                (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+                (double)(t2.tv_sec - t1.tv_sec) + 1e-9 * (double)(t2.tv_nsec - t1.tv_nsec),
+                (unsigned long long)res.events);
+    lf__sim_result_free(&res);
+    lf__sim_workload_free(&wl);
+    lf__sim_platform_free(&pf);
+    return 0;
+}

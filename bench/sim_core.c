@@ -1,0 +1,356 @@
+/* bench/sim_core.c - the discrete-event engine behind lf-sim.
+ *
+ * The engine plays the dispatcher's rules (lib/dispatch/loop.c) with one
+ * event per worker at a time in a min-heap ordered by (virtual time, worker
+ * index), so that equal times resolve to the lower index and every run is
+ * reproducible.  Popping worker w's event completes its chunk (statistics,
+ * calibration, feedback) and lets it claim the next one at that same time.
+ * Nothing here is O(P) per event; the policies may be.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_core.h"
+
+/* W_READY: released from a wait, its claim event is queued. */
+enum { W_IDLE, W_BUSY, W_WAIT, W_READY, W_DONE };
+
+/* What the engine keeps per worker beside its lf__wstat slot. */
+struct wsim {
+    int state;       /* W_* */
+    int cal_pending; /* still calibrating: its current chunk may report */
+    int seg;         /* current segment of the speed profile */
+    uint64_t cal_size;
+    uint64_t seq;    /* chunks claimed so far */
+    uint64_t k;      /* LF__P_STATIC: index of the next partition() call */
+    double prev_end; /* end of its previous chunk (0 at loop entry) */
+    struct lf__sim_chunk cur;
+};
+
+struct ev {
+    double t;
+    int w;
+};
+
+/* Min-heap of (t, w): strict order on both keys. */
+struct heap {
+    struct ev *a;
+    int n;
+};
+
+static int ev_less(struct ev x, struct ev y)
+{
+    return x.t < y.t || (x.t == y.t && x.w < y.w);
+}
+
+static void heap_push(struct heap *h, struct ev e)
+{
+    int i = h->n++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!ev_less(e, h->a[p]))
+            break;
+        h->a[i] = h->a[p];
+        i = p;
+    }
+    h->a[i] = e;
+}
+
+static struct ev heap_pop(struct heap *h)
+{
+    struct ev top = h->a[0], last = h->a[--h->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && ev_less(h->a[c + 1], h->a[c]))
+            c++;
+        if (!ev_less(h->a[c], last))
+            break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n)
+        h->a[i] = last;
+    return top;
+}
+
+/* The state of one run. */
+struct sim {
+    const struct lf__sim_platform *pf;
+    const struct lf__policy *pol;
+    const struct lf__sched *sched;
+    const struct lf__sim_workload *wl;
+    const struct lf__sim_opts *o;
+    struct lf__sim_result *res;
+    void *pstate;
+    struct lf__view view;
+    struct wsim *ws;
+    struct heap h;
+    uint64_t n, next;    /* trip count; shared counter (iterations claimed) */
+    uint64_t static_sum; /* LF__P_STATIC: iterations partition() handed out */
+    int calibrating;     /* team in the calibration phase */
+    int nreported;       /* workers whose calibration is in */
+    double port_free;    /* one-port staging: when the master's port is free */
+    double claim_s;
+    double max_speed;
+};
+
+/* Time at which worker i, starting compute work at t0, has done work units of
+ * it under its speed profile (segments are walked forward only: a worker's
+ * own times never decrease). */
+static double work_end(struct sim *S, int i, double t0, double work)
+{
+    const struct lf__sim_worker *w = &S->pf->w[i];
+    if (w->nseg == 0)
+        return t0 + work / w->speed;
+    struct wsim *x = &S->ws[i];
+    double t = t0;
+    while (x->seg + 1 < w->nseg && w->prof[x->seg + 1].t <= t)
+        x->seg++;
+    for (;;) {
+        double rate = w->speed * w->prof[x->seg].f;
+        double seg_end = x->seg + 1 < w->nseg ? w->prof[x->seg + 1].t : INFINITY;
+        if (rate > 0 && t + work / rate <= seg_end)
+            return t + work / rate;
+        if (rate > 0)
+            work -= rate * (seg_end - t);
+        t = seg_end;
+        x->seg++; /* the last factor is > 0, so this ends */
+    }
+}
+
+static uint64_t to_ns(double s)
+{
+    double ns = s * 1e9;
+    return ns < 1.0 ? 1 : ns > 1.8e19 ? UINT64_MAX : (uint64_t)llround(ns);
+}
+
+/* Give worker i the chunk [lo, lo+c) at time t: stage it, compute it, and
+ * queue its completion. */
+static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c)
+{
+    const struct lf__sim_worker *w = &S->pf->w[i];
+    struct wsim *x = &S->ws[i];
+    double ts = t + S->claim_s;
+    if (S->pf->staging == LF__SIM_STAGE_ONEPORT && S->port_free > ts)
+        ts = S->port_free; /* seed 003 §3.2: the master sends one chunk at a time */
+    /* seed 003 eq. (2): Tcomm = beta + size/B (B in bytes/s here) */
+    double stage = w->stage_lat;
+    if (w->bandwidth > 0)
+        stage += (double)c * S->pf->bytes_per_iter / w->bandwidth;
+    double te = ts + stage;
+    if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
+        S->port_free = te;
+    /* seed 003 eq. (1): Tcomp = alpha + size/S, with size in units of work */
+    double end = work_end(S, i, te + w->latency, lf__sim_work(S->wl, lo, lo + c));
+    x->cur = (struct lf__sim_chunk){i, x->seq++, t, te, end, lo, c, 0};
+    x->state = W_BUSY;
+    heap_push(&S->h, (struct ev){end, i});
+}
+
+/* Seed 000 §3.1 (times-only): worker i's calibration is in. */
+static void report(struct sim *S, int i, double busy_ns, double iters)
+{
+    struct lf__wstat *w = &S->view.w[i];
+    lf__stored_relaxed(&w->calib_ipt, busy_ns / iters);
+    lf__stored_relaxed(&w->avail, 1.0);
+    lf__stored_relaxed(&w->latency_ns, S->pf->w[i].stage_lat * 1e9);
+    lf__stored_relaxed(&w->bm, S->pf->w[i].speed / S->max_speed);
+    S->ws[i].cal_pending = 0;
+    S->nreported++;
+}
+
+/* Worker i's chunk ends at t: record it as the dispatcher would. */
+static void complete(struct sim *S, int i, double t)
+{
+    struct wsim *x = &S->ws[i];
+    struct lf__sim_chunk *c = &x->cur;
+    struct lf__sim_wres *r = &S->res->w[i];
+    double busy_s = c->end - c->stage_end;
+    uint64_t busy = to_ns(busy_s), total = to_ns(c->end - x->prev_end);
+    if (total < busy)
+        total = busy;
+    /* Like the dispatcher: the phase at completion decides the calib flag. */
+    c->calib = S->calibrating;
+    lf__wstat_record(&S->view.w[i], c->size, busy, total, c->calib);
+    r->busy += busy_s;
+    r->stage += c->stage_end - c->start;
+    r->end = c->end;
+    r->chunks++;
+    r->iters += c->size;
+    r->calib_chunks += (uint64_t)c->calib;
+    S->res->chunks++;
+    S->res->calib_chunks += (uint64_t)c->calib;
+    if (c->end > S->res->makespan)
+        S->res->makespan = c->end;
+    if (S->o && S->o->on_chunk)
+        S->o->on_chunk(S->o->ctx, c);
+    x->prev_end = t;
+    x->state = W_IDLE;
+    if (S->calibrating && x->cal_pending) {
+        if (S->sched->cal_paper || busy >= S->sched->cal_ns)
+            report(S, i, (double)busy, (double)c->size);
+        else if (x->cal_size < (UINT64_MAX >> 2))
+            x->cal_size *= 2; /* too short to time: grow geometrically */
+    }
+    if (S->pol->feedback)
+        S->pol->feedback(S->pstate, &S->view, i);
+    if (S->calibrating && S->nreported == S->view.nworkers) {
+        S->calibrating = 0;
+        S->res->calib_end = t;
+        if (S->pol->calibrated)
+            S->pol->calibrated(S->pstate, &S->view, S->n - S->next);
+        if (S->sched->cal_paper) {
+            /* Everyone waited: the whole team claims now, in index order
+             * (the heap's tie rule), this worker included. */
+            x->state = W_WAIT;
+            for (int j = 0; j < S->view.nworkers; j++)
+                if (S->ws[j].state == W_WAIT) {
+                    S->ws[j].state = W_READY;
+                    heap_push(&S->h, (struct ev){t, j});
+                }
+        }
+    }
+}
+
+/* Worker i is idle at t: claim its next chunk, wait, or stop. */
+static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
+{
+    struct wsim *x = &S->ws[i];
+    uint64_t lo, c;
+    if (S->pol->flags & LF__P_STATIC) {
+        c = S->pol->partition(S->pstate, &S->view, i, x->k++, &lo);
+        if (c == 0) {
+            x->state = W_DONE;
+            return 0;
+        }
+        if (lo >= S->n || c > S->n - lo || c > S->n - S->static_sum) {
+            snprintf(err, errlen,
+                     "%s: partition gave worker %d chunk %llu = [%llu, +%llu) outside [0, %llu) "
+                     "or beyond the trip count in all",
+                     S->pol->name, i, (unsigned long long)(x->k - 1), (unsigned long long)lo,
+                     (unsigned long long)c, (unsigned long long)S->n);
+            return -EPROTO;
+        }
+        S->static_sum += c;
+        start_chunk(S, i, t, lo, c);
+        return 0;
+    }
+    uint64_t r = S->n - S->next;
+    if (r == 0) {
+        x->state = W_DONE;
+        return 0;
+    }
+    if (S->calibrating) {
+        if (!x->cal_pending && S->sched->cal_paper) {
+            x->state = W_WAIT; /* seed 000: the team waits for the last report */
+            return 0;
+        }
+        c = x->cal_size;
+    } else {
+        c = S->pol->chunk(S->pstate, &S->view, i, r);
+        if (c == 0)
+            c = 1;
+    }
+    if (c > r)
+        c = r;
+    lo = S->next;
+    S->next += c;
+    start_chunk(S, i, t, lo, c);
+    return 0;
+}
+
+int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
+                const struct lf__sim_workload *wl, const struct lf__sim_opts *o,
+                struct lf__sim_result *res, char *err, size_t errlen)
+{
+    int P = pf->nworkers, rc = 0;
+    struct sim S = {0};
+    memset(res, 0, sizeof *res);
+    if (P <= 0 || !s->pol) {
+        snprintf(err, errlen, "no workers, or no schedule");
+        return -EINVAL;
+    }
+    res->nworkers = P;
+    res->tasks = wl->tasks;
+    res->calib_end = -1;
+    S.pf = pf;
+    S.pol = s->pol;
+    S.sched = s;
+    S.wl = wl;
+    S.o = o;
+    S.res = res;
+    S.n = wl->tasks;
+    S.claim_s = o ? o->claim_ns * 1e-9 : 0;
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8];
+    memcpy(pstate, s->state, sizeof pstate); /* the template stays untouched */
+    S.pstate = pstate;
+    res->w = calloc((size_t)P, sizeof *res->w);
+    S.ws = calloc((size_t)P, sizeof *S.ws);
+    S.h.a = malloc((size_t)P * sizeof *S.h.a);
+    S.view.w = aligned_alloc(LF__CACHELINE, (size_t)P * sizeof *S.view.w);
+    if (!res->w || !S.ws || !S.h.a || !S.view.w) {
+        snprintf(err, errlen, "out of memory for %d workers", P);
+        rc = -ENOMEM;
+        goto out;
+    }
+    memset(S.view.w, 0, (size_t)P * sizeof *S.view.w);
+    S.view.n = S.n;
+    S.view.nworkers = P;
+    S.view.claim_ns = o ? o->claim_ns : 0;
+    S.view.calibrated_from_memory = 0;
+    double sum_speed = 0;
+    for (int i = 0; i < P; i++) {
+        sum_speed += pf->w[i].speed;
+        if (pf->w[i].speed > S.max_speed)
+            S.max_speed = pf->w[i].speed;
+        S.ws[i].cal_size = 1;
+        S.ws[i].cal_pending = 1;
+        /* Equal times in index order: already a valid heap. */
+        S.h.a[S.h.n++] = (struct ev){0.0, i};
+    }
+    if (S.pol->start)
+        S.pol->start(S.pstate, &S.view);
+    S.calibrating = (S.pol->flags & LF__P_CALIB) && !(S.pol->flags & LF__P_STATIC);
+    while (S.h.n) {
+        struct ev e = heap_pop(&S.h);
+        res->events++;
+        struct wsim *x = &S.ws[e.w];
+        /* W_IDLE at loop entry; W_READY when released from the paper's wait */
+        int claims = x->state == W_IDLE || x->state == W_READY;
+        if (x->state == W_BUSY) {
+            complete(&S, e.w, e.t);
+            claims = x->state == W_IDLE; /* not if it now waits or was released */
+        }
+        if (claims && (rc = claim(&S, e.w, e.t, err, errlen)) != 0)
+            goto out;
+    }
+    if ((S.pol->flags & LF__P_STATIC) && S.static_sum != S.n) {
+        snprintf(err, errlen, "%s: partition handed out %llu of %llu iterations", S.pol->name,
+                 (unsigned long long)S.static_sum, (unsigned long long)S.n);
+        rc = -EPROTO;
+        goto out;
+    }
+    res->total_work = wl->total;
+    res->ideal = sum_speed > 0 ? wl->total / sum_speed : 0;
+    res->efficiency = res->makespan > 0 ? res->ideal / res->makespan : 1.0;
+out:
+    free(S.ws);
+    free(S.h.a);
+    free(S.view.w);
+    if (rc) {
+        free(res->w);
+        res->w = NULL;
+    }
+    return rc;
+}
+
+void lf__sim_result_free(struct lf__sim_result *res)
+{
+    free(res->w);
+    res->w = NULL;
+}

@@ -1,0 +1,143 @@
+/* bench/sim_core.h - lf-sim's engine: the library's real policies driven on a
+ * modelled platform in virtual time.
+ *
+ * A platform is a set of workers with affine costs (seed 003 §3.2): a chunk of
+ * c iterations claimed by worker i is first staged (beta_i + c*bytes/B_i
+ * seconds, through the master's single port or in parallel), then computed
+ * (alpha_i + work/S_i seconds, where S_i may change over time through a
+ * piecewise-constant profile).  A workload gives each iteration a cost in
+ * units of work (1 = one iteration of unit cost), drawn from a seeded
+ * distribution.  lf__sim_run() plays the dispatcher's rules (lib/dispatch/
+ * loop.c) event by event and reports makespan, efficiency and each chunk.
+ */
+#ifndef LF_SIM_CORE_H
+#define LF_SIM_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "policy/policy.h"
+
+/* ---- Platform ---- */
+
+/* From time t (seconds) on, the worker runs at factor f of its speed. */
+struct lf__sim_seg {
+    double t;
+    double f;
+};
+
+struct lf__sim_worker {
+    double speed;     /* S_i: units of work per second (> 0) */
+    double latency;   /* alpha_i: compute start-up per chunk, seconds (seed 003 eq. (1)) */
+    double stage_lat; /* beta_i: staging start-up per chunk, seconds (seed 003 eq. (2)) */
+    double bandwidth; /* B_i: staging rate, bytes per second; 0 = unlimited */
+    int nseg;         /* speed profile, sorted by t, first t == 0; nseg 0 = constant */
+    struct lf__sim_seg *prof;
+};
+
+enum { LF__SIM_STAGE_FREE = 0, LF__SIM_STAGE_ONEPORT = 1 };
+
+struct lf__sim_platform {
+    int nworkers;
+    struct lf__sim_worker *w;
+    int staging;           /* LF__SIM_STAGE_*: one staging at a time (seed 003 §3.2) or free */
+    double bytes_per_iter; /* input bytes one iteration needs */
+};
+
+/* Read a platform file (format: doc/lf-sim.md) into pf.  Returns 0, or -EINVAL
+ * / -ENOMEM / -errno with "FILE:LINE: what" in err. */
+int lf__sim_platform_load(struct lf__sim_platform *pf, const char *path, char *err, size_t errlen);
+/* Parse platform text (same format) from a stream; name labels messages. */
+int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name, char *err,
+                          size_t errlen);
+/* Build nworkers workers whose speeds cycle through the comma-separated list
+ * (nworkers 0: one worker per listed speed).  Returns 0 or -EINVAL/-ENOMEM. */
+int lf__sim_platform_speeds(struct lf__sim_platform *pf, const char *list, int nworkers, char *err,
+                            size_t errlen);
+/* Parse a profile "t0:f0,t1:f1,..." into w (replacing any previous one). */
+int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen);
+void lf__sim_platform_free(struct lf__sim_platform *pf);
+
+/* ---- Workload ---- */
+
+enum {
+    LF__SIM_COST_CONST,     /* every iteration costs 1 */
+    LF__SIM_COST_LOGNORMAL, /* lognormal, mean 1, log-space deviation a */
+    LF__SIM_COST_EXP,       /* exponential, mean 1 */
+    LF__SIM_COST_UNIFORM,   /* uniform on [a, b] */
+    LF__SIM_COST_LINEAR,    /* deterministic ramp 2(i+1/2)/n: mean 1, triangular loop */
+};
+
+struct lf__sim_workload {
+    uint64_t tasks;
+    int kind;      /* LF__SIM_COST_* */
+    double a, b;   /* parameters of the distribution */
+    uint64_t seed; /* iteration i's cost depends on (seed, i) only */
+    /* Filled by lf__sim_workload_init: prefix sums of the costs at every
+     * block boundary (block iterations per block). */
+    uint64_t block;
+    uint64_t nblocks;
+    double *prefix;
+    double total;
+};
+
+/* Parse a cost spec ("const", "lognormal[,sigma=S]", "exp", "uniform[,lo=A,hi=B]",
+ * "linear") into wl->kind/a/b.  Returns 0 or -EINVAL with a message. */
+int lf__sim_cost_parse(struct lf__sim_workload *wl, const char *spec, char *err, size_t errlen);
+/* Prepare the cost tables of wl (tasks, kind, a, b, seed set).  Returns 0 or -ENOMEM. */
+int lf__sim_workload_init(struct lf__sim_workload *wl);
+/* Total cost of iterations [lo, hi). */
+double lf__sim_work(const struct lf__sim_workload *wl, uint64_t lo, uint64_t hi);
+void lf__sim_workload_free(struct lf__sim_workload *wl);
+
+/* ---- Running ---- */
+
+/* One completed chunk, as the trace sees it. */
+struct lf__sim_chunk {
+    int worker;
+    uint64_t seq;     /* 0, 1, ... per worker */
+    double start;     /* claim time (the worker is occupied from here), seconds */
+    double stage_end; /* staging done, compute begins */
+    double end;       /* compute done */
+    uint64_t lo, size;
+    int calib; /* recorded as a calibration chunk */
+};
+
+struct lf__sim_opts {
+    double claim_ns; /* cost of one claim, added to the worker's time; also view.claim_ns */
+    void (*on_chunk)(void *ctx, const struct lf__sim_chunk *c); /* optional, in time order */
+    void *ctx;
+};
+
+struct lf__sim_wres {
+    double busy;  /* compute time (alpha + work/S), seconds */
+    double stage; /* staging time, seconds */
+    double end;   /* end of its last chunk */
+    uint64_t chunks, calib_chunks, iters;
+};
+
+struct lf__sim_result {
+    int nworkers;
+    uint64_t tasks;
+    double makespan;   /* end of the last chunk, seconds */
+    double total_work; /* sum of iteration costs */
+    double ideal;      /* total_work / sum of speeds */
+    double efficiency; /* ideal / makespan */
+    double calib_end;  /* when calibrated() ran (-1: never) */
+    uint64_t chunks, calib_chunks, events;
+    struct lf__sim_wres *w; /* nworkers entries; lf__sim_result_free */
+};
+
+/* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;
+ * -ENOMEM; or -EPROTO (message in err) when a static policy's partition hands
+ * out a chunk outside [0, n), more than n iterations in all, or fewer. */
+int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
+                const struct lf__sim_workload *wl, const struct lf__sim_opts *o,
+                struct lf__sim_result *res, char *err, size_t errlen);
+void lf__sim_result_free(struct lf__sim_result *res);
+
+/* Seed 000 eq. (8): the installment factor k = ln(S)^CV. */
+double lf__sim_kfactor(double S, double cv);
+
+#endif

@@ -1,0 +1,16 @@
+# Platform layer: topology and binding (hwloc), counters (PAPI), lf-info.
+# clock.h / clock.c are listed by the core fragment's owner.
+libloopfarm_la_SOURCES += \
+	lib/platform/platform.h \
+	lib/platform/topo.c \
+	lib/platform/counters.c
+
+bin_PROGRAMS += tools/lf-info
+tools_lf_info_SOURCES = tools/lf-info.c
+tools_lf_info_LDADD = libloopfarm-internal.la -lm
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/test_platform
+TESTS += tests/test_platform
+tests_test_platform_LDADD = $(TEST_LIBS)
+endif

@@ -1,0 +1,162 @@
+/* lib/policy/multi.c - seed 000 SCH_MULTI: adaptive multi-round scheduling.
+ *
+ * Calibration gives each worker a time per iteration t_i.  From the
+ * dispersion of those times, k = ln(S)^CV (eqs. 7-8) with S = r, the
+ * iterations still unclaimed when calibration ends (k = 1 when S <= e), or
+ * a fixed k=<x>.  The first installment is one round computed from that
+ * same r: worker i's first chunk after calibration is floor(r/k*F_i + 1/2)
+ * (eq. 9) with F_i from the calibration times (eq. 4).  Every later request
+ * gets floor(R/k*F_i + 1/2) of the R iterations then unclaimed, with F
+ * refreshed from every worker's latest chunk time per iteration (§3.2.2);
+ * a worker without a measurement counts as the mean of the others.  With
+ * CV ~ 0, k = 1 and the first installment is a single round.
+ *
+ * Smallest chunk.  min=<n> (or a bare chunk, "multi,<n>") fixes it.
+ * Otherwise it is derived so that a claim costs at most ~2% of the chunk it
+ * hands out: min = ceil(claim_ns / (0.02 * t_w)) with t_w the asking
+ * worker's time per iteration, capped at ceil(R/P) so the tail still
+ * balances, and never below 1.  An executor that reports no claim cost
+ * (claim_ns = 0, e.g. the simulator in virtual time) gets min = 1.  To
+ * reproduce seed 000 Table 1 on real threads write
+ * "multi,k=2,cal=paper,min=1": cal=paper is the executor's one-iteration
+ * calibration, min=1 the paper's unit tail.
+ *
+ * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
+ * calibration), so it does not grow with the team; first-round sizes are
+ * recomputed from each worker's calib_ipt, which calibration fixed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "policy/fit.h"
+#include "policy/policy.h"
+
+/* The claim may cost at most this fraction of a chunk's compute time. */
+#define CLAIM_SHARE 0.02
+
+struct multi {
+    double k_fixed;  /* k=<x>; 0 means eq. (8) */
+    uint64_t min;    /* min=<n>; 0 means derived */
+    int ready;       /* calibrated() ran */
+    double k;        /* the installment factor in use */
+    double cv;       /* dispersion of the calibration times (eq. 7) */
+    double r0;       /* iterations unclaimed when calibration ended */
+    double tmean0;   /* mean calibration time per iteration */
+    double sum_inv0; /* sum_j 1/t_j over the calibration times */
+};
+
+static int multi_parse(void *state, struct lf__params *p, char *err, size_t errlen)
+{
+    struct multi *st = state;
+    int rc;
+    rc = lf__params_get_double(p, "k", 1.0, 1e9, &st->k_fixed, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        st->k_fixed = 0.0;
+    rc = lf__params_get_u64(p, "min", 1, UINT64_MAX / 2, &st->min, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        st->min = 0;
+    if (p->has_chunk) {
+        if (st->min) {
+            snprintf(err, errlen, "multi: give the smallest chunk once, as multi,<n> or min=<n>");
+            return -EINVAL;
+        }
+        st->min = p->chunk;
+    }
+    return 0;
+}
+
+/* k from the calibration times, the first round's denominator of eq. (4). */
+static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
+{
+    struct multi *st = state;
+    int n = v->nworkers;
+    st->tmean0 = lf__mean_calib_ipt(v);
+    if (!(st->tmean0 > 0.0))
+        st->tmean0 = 1.0; /* nothing measured: all equal */
+    st->sum_inv0 = 0.0;
+    /* CV over the workers that measured a time: a substituted mean would
+     * understate the dispersion.  Streamed (Welford) so that no array of
+     * team size is needed. */
+    double mean = 0.0, m2 = 0.0;
+    int k = 0;
+    for (int j = 0; j < n; j++) {
+        double t = lf__loadd_relaxed(&v->w[j].calib_ipt);
+        if (t > 0.0 && isfinite(t)) {
+            k++;
+            double d = t - mean;
+            mean += d / k;
+            m2 += d * (t - mean);
+        }
+        st->sum_inv0 += 1.0 / lf__t_or(t, st->tmean0);
+    }
+    st->cv = (k >= 2 && mean > 0.0) ? sqrt(m2 / k) / mean : 0.0; /* eq. (7), population sigma */
+    st->k = st->k_fixed >= 1.0 ? st->k_fixed : lf__install_factor((double)r, st->cv);
+    st->r0 = (double)r;
+    st->ready = 1;
+}
+
+/* Worker w's share of the whole team's speed, sum_j (1/t_j) over the
+ * latest times per iteration (seed 000 eq. 4 with §3.2.2's refresh); its
+ * own t goes to *tw. */
+static double fresh_fitness(const struct multi *st, const struct lf__view *v, int w, double *tw)
+{
+    double sub = lf__mean_last_ipt(v);
+    if (!(sub > 0.0))
+        sub = st->tmean0 > 0.0 ? st->tmean0 : 1.0;
+    double s = 0.0;
+    for (int j = 0; j < v->nworkers; j++)
+        s += 1.0 / lf__t_or(lf__view_last_ipt(v, j), sub);
+    *tw = lf__t_or(lf__view_last_ipt(v, w), sub);
+    return (1.0 / *tw) / s;
+}
+
+/* The smallest chunk worker w may get with R unclaimed (see the header). */
+static uint64_t min_chunk(const struct multi *st, const struct lf__view *v, double tw, uint64_t r)
+{
+    if (st->min)
+        return st->min;
+    if (!(v->claim_ns > 0.0) || !(tw > 0.0))
+        return 1;
+    double m = ceil(v->claim_ns / (CLAIM_SHARE * tw));
+    uint64_t cap = lf__div_ceil(r, (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
+    if (!(m < (double)cap))
+        return cap ? cap : 1;
+    return m >= 1.0 ? (uint64_t)m : 1;
+}
+
+static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+{
+    const struct multi *st = state;
+    double k = st->ready ? st->k : (st->k_fixed >= 1.0 ? st->k_fixed : 1.0);
+    uint64_t done = lf__load_relaxed(&v->w[w].chunks) - lf__load_relaxed(&v->w[w].calib_chunks);
+    uint64_t c;
+    double tw;
+    if (st->ready && done == 0 && st->sum_inv0 > 0.0) {
+        /* First installment, one round from r at calibration end (eq. 9). */
+        tw = lf__t_or(lf__loadd_relaxed(&v->w[w].calib_ipt), st->tmean0);
+        c = lf__install_size(st->r0, k, (1.0 / tw) / st->sum_inv0);
+    } else {
+        double f = fresh_fitness(st, v, w, &tw);
+        c = lf__install_size((double)r, k, f);
+    }
+    uint64_t m = min_chunk(st, v, tw, r);
+    return c > m ? c : m;
+}
+
+const struct lf__policy lf__policy_multi = {
+    .name = "multi",
+    .synopsis = "multi[,k=x][,min=n]",
+    .help = "adaptive multi-round: k = ln(S)^CV installments of floor(R/k*F_i + 1/2), F refreshed "
+            "from each thread's latest chunk; multi,n is min=n (seed 000 eqs. 4, 7-9, §3.2.2, "
+            "SCH_MULTI)",
+    .flags = LF__P_CALIB,
+    .state_size = sizeof(struct multi),
+    .parse = multi_parse,
+    .calibrated = multi_calibrated,
+    .chunk = multi_chunk,
+};

@@ -94,6 +94,7 @@ struct sim {
     uint64_t static_sum; /* LF__P_STATIC: iterations partition() handed out */
     int calibrating;     /* team in the calibration phase */
     int nreported;       /* workers whose calibration is in */
+    int active;          /* workers not done nor stopped (LF__P_MAYSTOP) */
     double port_free;    /* one-port staging: when the master's port is free */
     double claim_s;
     double max_speed;
@@ -147,8 +148,11 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c)
         S->port_free = te;
     /* seed 003 eq. (1): Tcomp = alpha + size/S, with size in units of work */
     double end = work_end(S, i, te + w->latency, lf__sim_work(S->wl, lo, lo + c));
-    x->cur = (struct lf__sim_chunk){i, x->seq++, t, te, end, lo, c, 0};
+    /* Like the dispatcher: the phase at claim time decides the calib flag. */
+    x->cur = (struct lf__sim_chunk){i, x->seq++, t, te, end, lo, c, S->calibrating};
     x->state = W_BUSY;
+    lf__stored_relaxed(&S->view.w[i].cur_start_ns, t * 1e9);
+    lf__store_relaxed(&S->view.w[i].cur_iters, c);
     heap_push(&S->h, (struct ev){end, i});
 }
 
@@ -174,8 +178,7 @@ static void complete(struct sim *S, int i, double t)
     uint64_t busy = to_ns(busy_s), total = to_ns(c->end - x->prev_end);
     if (total < busy)
         total = busy;
-    /* Like the dispatcher: the phase at completion decides the calib flag. */
-    c->calib = S->calibrating;
+    lf__store_relaxed(&S->view.w[i].cur_iters, 0);
     lf__wstat_record(&S->view.w[i], c->size, busy, total, c->calib);
     r->busy += busy_s;
     r->stage += c->stage_end - c->start;
@@ -226,6 +229,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         c = S->pol->partition(S->pstate, &S->view, i, x->k++, &lo);
         if (c == 0) {
             x->state = W_DONE;
+            S->active--;
             return 0;
         }
         if (lo >= S->n || c > S->n - lo || c > S->n - S->static_sum) {
@@ -243,6 +247,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
     uint64_t r = S->n - S->next;
     if (r == 0) {
         x->state = W_DONE;
+        S->active--;
         return 0;
     }
     if (S->calibrating) {
@@ -252,7 +257,15 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         }
         c = x->cal_size;
     } else {
+        lf__stored_relaxed(&S->view.w[i].now_ns, t * 1e9);
         c = S->pol->chunk(S->pstate, &S->view, i, r);
+        if (c == 0 && (S->pol->flags & LF__P_MAYSTOP) && S->active > 1) {
+            /* The policy says the others finish the rest no later. */
+            lf__store_relaxed(&S->view.w[i].stopped, 1);
+            x->state = W_DONE;
+            S->active--;
+            return 0;
+        }
         if (c == 0)
             c = 1;
     }
@@ -303,11 +316,19 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.view.nworkers = P;
     S.view.claim_ns = o ? o->claim_ns : 0;
     S.view.calibrated_from_memory = 0;
+    S.view.one_port = pf->staging == LF__SIM_STAGE_ONEPORT;
+    S.active = P;
     double sum_speed = 0;
     for (int i = 0; i < P; i++) {
         sum_speed += pf->w[i].speed;
         if (pf->w[i].speed > S.max_speed)
             S.max_speed = pf->w[i].speed;
+        /* The model's affine costs are known estimates (seed 003 §3). */
+        lf__stored_relaxed(&S.view.w[i].comp_lat_ns, pf->w[i].latency * 1e9);
+        lf__stored_relaxed(&S.view.w[i].stage_lat_ns, pf->w[i].stage_lat * 1e9);
+        if (pf->w[i].bandwidth > 0)
+            lf__stored_relaxed(&S.view.w[i].stage_ns_per_iter,
+                               pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
         S.ws[i].cal_size = 1;
         S.ws[i].cal_pending = 1;
         /* Equal times in index order: already a valid heap. */

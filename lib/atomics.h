@@ -64,6 +64,11 @@ static inline uint64_t lf__fetch_add_acq_rel(lf__au64 *p, uint64_t v)
 {
     return atomic_fetch_add_explicit(p, v, memory_order_acq_rel);
 }
+/* Fetch-and-subtract with the same ordering as lf__fetch_add_acq_rel. */
+static inline uint64_t lf__fetch_sub_acq_rel(lf__au64 *p, uint64_t v)
+{
+    return atomic_fetch_sub_explicit(p, v, memory_order_acq_rel);
+}
 /* Weak CAS of the claim loop; on failure *expect gets the current value. */
 static inline int lf__cas_weak_relaxed(lf__au64 *p, uint64_t *expect, uint64_t desired)
 {

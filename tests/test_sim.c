@@ -312,7 +312,7 @@ static void test_auto_calibration_grows_chunks(void)
 }
 
 /* seed 000 §3.2.2, Table 1: speeds 1, 1/2, 1/3, 1/4, S = 68, k = 2. */
-static void test_seed000_table1_first_rounds(void)
+static void test_seed000_table1(void)
 {
     if (!lf__policy_find("multi")) {
         fprintf(stderr, "  (skipped: the multi policy is not registered)\n");
@@ -324,16 +324,22 @@ static void test_seed000_table1_first_rounds(void)
     struct lf__sim_result r;
     struct lf__sim_workload wl = {.tasks = 68};
     CU_ASSERT_FATAL(run(&pf, "multi,k=2,cal=paper,min=1", &wl, &lg, &r) == 0);
-    uint64_t rows[4][3] = {{0}}; /* per worker: calibration, installment 1, 2 */
-    for (size_t c = 0; c < lg.n; c++)
-        if (lg.c[c].seq < 3)
-            rows[lg.c[c].worker][lg.c[c].seq] = lg.c[c].size;
-    static const uint64_t row1[4] = {15, 8, 5, 4}, row2[4] = {8, 3, 2, 1};
-    for (int w = 0; w < 4; w++) {
-        CU_ASSERT_EQUAL(rows[w][0], 1);
-        CU_ASSERT_EQUAL(rows[w][1], row1[w]);
-        CU_ASSERT_EQUAL(rows[w][2], row2[w]);
+    uint64_t rows[4][12] = {{0}}; /* per worker: calibration, then installments */
+    for (size_t c = 0; c < lg.n; c++) {
+        CU_ASSERT_FATAL(lg.c[c].seq < 12);
+        rows[lg.c[c].worker][lg.c[c].seq] = lg.c[c].size;
     }
+    /* Table 1, column by column (0 ends a worker's sequence). */
+    static const uint64_t table1[4][10] = {{1, 15, 8, 3, 2, 1, 1, 1, 1, 0},
+                                           {1, 8, 3, 2, 1, 1, 0},
+                                           {1, 5, 2, 1, 1, 1, 0},
+                                           {1, 4, 1, 1, 1, 0}};
+    for (int w = 0; w < 4; w++)
+        for (int k = 0; k < 10; k++) {
+            CU_ASSERT_EQUAL(rows[w][k], table1[w][k]);
+            if (!table1[w][k])
+                break;
+        }
     CU_ASSERT_EQUAL(r.calib_chunks, 4);
     CU_ASSERT_DOUBLE_EQUAL(r.calib_end, 4.0, 1e-9);
     /* The paper's makespan: 32 time units after the round starts. */
@@ -385,7 +391,7 @@ int main(void)
         {"speed profile slows a worker", test_speed_profile_slows_a_worker},
         {"platform file is read and checked", test_platform_file_is_read_and_checked},
         {"cal=auto grows calibration chunks", test_auto_calibration_grows_chunks},
-        {"seed 000 Table 1, rows 1-2", test_seed000_table1_first_rounds},
+        {"seed 000 Table 1, every installment", test_seed000_table1},
         {"1000 workers x 10^6 iterations", test_thousand_workers_scale},
         {"installment factor k = ln(S)^CV", test_installment_factor},
         {0, 0},

@@ -45,6 +45,7 @@ struct lf__slot {
     lf__au64 phase;         /* LF__PHASE_* */
     lf__au64 calib_reports; /* members whose calibration is in */
     lf__au64 calib_claimed; /* 1 once somebody has run policy->calibrated() */
+    lf__au64 active;        /* members neither stopped nor gone (LF__P_MAYSTOP) */
     /* Read-only after initialisation (published by the READY store). */
     uint64_t n;
     long lo, incr;
@@ -74,6 +75,8 @@ struct lf__thr {
     uint64_t fast_chunks;   /* untimed path: chunks and iterations taken */
     uint64_t fast_iters;
     int calibrating;        /* 1 until its calibration is reported */
+    int chunk_calib;        /* its outstanding chunk was claimed during calibration */
+    int stopped;            /* the policy stopped it (LF__P_MAYSTOP) */
     int bound;              /* binding done */
 } LF__ALIGNED;
 

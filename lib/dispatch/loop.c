@@ -149,6 +149,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     atomic_init(&s->done, 0);
     atomic_init(&s->calib_reports, 0);
     atomic_init(&s->calib_claimed, 0);
+    atomic_init(&s->active, P);
     atomic_init(&s->phase, LF__PHASE_RUN);
     if (s->trace)
         for (size_t t = 0; t < P; t++)
@@ -222,6 +223,7 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
     th->cur = s;
     th->chunk_n = 0;
     th->fast_chunks = th->fast_iters = 0;
+    th->stopped = 0;
     th->k = 0;
     th->t_prev_end = lf__ticks();
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
@@ -251,8 +253,8 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
     struct lf__wstat *w = &s->view.w[tid];
     uint64_t busy = lf__ticks_to_ns(now - th->t_start);
     uint64_t total = lf__ticks_to_ns(now - th->t_prev_end);
-    int in_calib = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
-    lf__wstat_record(w, th->chunk_n, busy, total, in_calib);
+    lf__store_relaxed(&w->cur_iters, 0);
+    lf__wstat_record(w, th->chunk_n, busy, total, th->chunk_calib);
     if (s->trace) {
         struct lf__trace_buf *b = &s->trace[tid];
         if (b->len == b->cap) {
@@ -304,7 +306,23 @@ static uint64_t claim_fixed_cas(struct lf__slot *s, uint64_t want, uint64_t *lo)
     return 0;
 }
 
-/* Claim a chunk sized by the policy from the remaining count (CAS loop). */
+/* Let member tid stop when its policy says the others finish the rest: only
+ * while another member is still active, so that someone always does. */
+static int try_stop(struct lf__slot *s, struct lf__thr *th, int tid)
+{
+    uint64_t a = lf__load_relaxed(&s->active);
+    while (a > 1)
+        /* acq_rel: a stop is decided against the latest count of the others. */
+        if (lf__cas_acq_rel(&s->active, &a, a - 1)) {
+            th->stopped = 1;
+            lf__store_relaxed(&s->view.w[tid].stopped, 1);
+            return 1;
+        }
+    return 0;
+}
+
+/* Claim a chunk sized by the policy from the remaining count (CAS loop);
+ * 0 when nothing is left or the policy stopped this member. */
 static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo)
 {
     const struct lf__policy *pol = l->sched.pol;
@@ -312,6 +330,8 @@ static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uin
     while (cur < s->n) {
         uint64_t r = s->n - cur;
         uint64_t c = pol->chunk(s->pstate, &s->view, tid, r);
+        if (c == 0 && (pol->flags & LF__P_MAYSTOP) && try_stop(s, &l->thr[tid], tid))
+            return 0;
         if (c == 0)
             c = 1;
         if (c > r)
@@ -359,7 +379,13 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
     uint64_t now = lf__ticks();
     if (th->chunk_n)
         complete_chunk(l, s, th, tid, now);
+    if (th->stopped)
+        return 0;
+    /* The request time, for policies that weigh who finishes when. */
+    double now_ns = (double)lf__ticks_to_ns(now - s->t_begin);
+    lf__stored_relaxed(&s->view.w[tid].now_ns, now_ns);
     uint64_t lo = 0, c = 0;
+    int calib = 0;
     if (s->fa_chunk) {
         /* Fixed size: one fetch-and-add (overflow excluded at init). */
         c = claim_fa(s, &lo);
@@ -377,6 +403,7 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
         }
         if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
             c = claim_fixed_cas(s, th->cal_size, &lo);
+            calib = 1;
             if (th->calibrating && c)
                 th->cpu_start = lf__thread_cpu_ns();
         } else {
@@ -391,6 +418,9 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
     }
     th->chunk_lo = lo;
     th->chunk_n = c;
+    th->chunk_calib = calib;
+    lf__stored_relaxed(&s->view.w[tid].cur_start_ns, now_ns);
+    lf__store_relaxed(&s->view.w[tid].cur_iters, c);
     th->t_start = lf__ticks();
     *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
     *count = c;
@@ -454,6 +484,11 @@ void lf_loop_end(lf_loop *l, int tid)
     }
     th->chunk_n = 0;
     th->cur = NULL;
+    if (!th->stopped) {
+        /* Gone: policies must not count on this member any more. */
+        lf__store_relaxed(&s->view.w[tid].stopped, 1);
+        lf__fetch_sub_acq_rel(&s->active, 1);
+    }
     /* acq_rel: everything this member wrote to the slot (statistics, trace)
      * happens before the last member's clean-up below. */
     uint64_t gone = lf__fetch_add_acq_rel(&s->done, 1) + 1;

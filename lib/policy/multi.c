@@ -21,6 +21,15 @@
  * "multi,k=2,cal=paper,min=1": cal=paper is the executor's one-iteration
  * calibration, min=1 the paper's unit tail.
  *
+ * Stopping.  Seed 000's Table 1 gives the slowest worker nothing at the very
+ * end: when another worker could finish all R remaining iterations no later
+ * than the asking worker would finish a single one, the asker stops (the
+ * DLT optimality principle: all workers should finish together, seed 000
+ * §1).  "Could finish" uses each other worker's latest time per iteration
+ * and the chunk it has in flight; workers that stopped or have no
+ * measurement are not counted on.  The executor never lets the last active
+ * worker stop (LF__P_MAYSTOP).
+ *
  * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
  * calibration), so it does not grow with the team; first-round sizes are
  * recomputed from each worker's calib_ipt, which calibration fixed.
@@ -129,6 +138,30 @@ static uint64_t min_chunk(const struct multi *st, const struct lf__view *v, doub
     return m >= 1.0 ? (uint64_t)m : 1;
 }
 
+/* Whether some other worker would finish all r iterations no later than w
+ * finishes one more (see "Stopping" above). */
+static int others_finish_first(const struct lf__view *v, int w, double tw, uint64_t r)
+{
+    double now = lf__loadd_relaxed(&v->w[w].now_ns);
+    double mine = now + tw;
+    for (int j = 0; j < v->nworkers; j++) {
+        if (j == w || lf__load_relaxed(&v->w[j].stopped))
+            continue;
+        double tj = lf__view_last_ipt(v, j);
+        if (!(tj > 0.0))
+            continue;
+        double free_at = now;
+        uint64_t busy = lf__load_relaxed(&v->w[j].cur_iters);
+        if (busy) {
+            double end = lf__loadd_relaxed(&v->w[j].cur_start_ns) + (double)busy * tj;
+            free_at = end > now ? end : now;
+        }
+        if (free_at + (double)r * tj <= mine * (1.0 + 1e-12))
+            return 1;
+    }
+    return 0;
+}
+
 static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
 {
     const struct multi *st = state;
@@ -143,6 +176,8 @@ static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, 
     } else {
         double f = fresh_fitness(st, v, w, &tw);
         c = lf__install_size((double)r, k, f);
+        if (st->ready && others_finish_first(v, w, tw, r))
+            return 0;
     }
     uint64_t m = min_chunk(st, v, tw, r);
     return c > m ? c : m;
@@ -154,7 +189,7 @@ const struct lf__policy lf__policy_multi = {
     .help = "adaptive multi-round: k = ln(S)^CV installments of floor(R/k*F_i + 1/2), F refreshed "
             "from each thread's latest chunk; multi,n is min=n (seed 000 eqs. 4, 7-9, §3.2.2, "
             "SCH_MULTI)",
-    .flags = LF__P_CALIB,
+    .flags = LF__P_CALIB | LF__P_MAYSTOP,
     .state_size = sizeof(struct multi),
     .parse = multi_parse,
     .calibrated = multi_calibrated,

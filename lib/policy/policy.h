@@ -79,6 +79,21 @@ struct lf__wstat {
     lf__au64 avail;
     lf__au64 latency_ns;
     lf__au64 bm;
+    /* The worker's request and the chunk it computes, in ns since the loop
+     * instance started (doubles).  now_ns: when it asks (written by the
+     * worker just before chunk() runs for it); cur_start_ns / cur_iters: its
+     * chunk in flight (cur_iters 0 when it has none); stopped: 1 once the
+     * executor honoured a 0 from chunk() for it (uint64). */
+    lf__au64 now_ns;
+    lf__au64 cur_start_ns;
+    lf__au64 cur_iters;
+    lf__au64 stopped;
+    /* Affine costs of seed 003 §3 where the executor knows or measured them
+     * (doubles, 0 when unknown): compute latency alpha_i, staging latency
+     * beta_i, and staging time per iteration (bytes per iteration / B_i). */
+    lf__au64 comp_lat_ns;
+    lf__au64 stage_lat_ns;
+    lf__au64 stage_ns_per_iter;
     /* Words owned by the policy's feedback hook (written by this worker only). */
     lf__au64 pol[4];
 } LF__ALIGNED;
@@ -90,6 +105,7 @@ struct lf__view {
     struct lf__wstat *w;        /* P slots, see above */
     double claim_ns;            /* measured cost of one claim, 0 if unknown */
     int calibrated_from_memory; /* calibration values came from the call site's memory */
+    int one_port;               /* stagings are served one at a time (seed 003 §3.2) */
 };
 
 /* Record one completed chunk in worker w's own slot (the worker itself, or a
@@ -126,6 +142,9 @@ enum {
     LF__P_FIXED = 1u << 0,  /* chunk() ignores r and state: a fetch-and-add claim */
     LF__P_STATIC = 1u << 1, /* no shared counter: partition() decides every chunk */
     LF__P_CALIB = 1u << 2,  /* run the calibration phase, then calibrated(), then chunk() */
+    LF__P_MAYSTOP = 1u << 3, /* chunk() may return 0: "worker w should stop, the others
+                                finish the rest no later"; the executor honours it unless
+                                w is the last worker still active, and then uses 1 */
 };
 
 #define LF__POLICY_STATE_MAX 512 /* bytes; every state_size must fit */
@@ -145,7 +164,8 @@ struct lf__policy {
      * calib_ipt etc. set; r iterations are unclaimed.  Optional. */
     void (*calibrated)(void *state, const struct lf__view *v, uint64_t r);
     /* Chunk for worker w when r >= 1 iterations are unclaimed (concurrent,
-     * state read-only).  Must return >= 1; the executor clips it to r. */
+     * state read-only).  Must return >= 1 (or 0 under LF__P_MAYSTOP); the
+     * executor clips it to r. */
     uint64_t (*chunk)(const void *state, const struct lf__view *v, int w, uint64_t r);
     /* Worker w completed a chunk and its lf__wstat is up to date; the hook may
      * write v->w[w].pol[] and nothing else (runs on worker w).  Optional. */

@@ -89,6 +89,9 @@ struct lf_loop_stats {
     unsigned long chunks;     /* chunks handed out, calibration included */
     unsigned long calib_chunks;
     double seconds;           /* from the first member's entry to the last's exit */
+    int from_memory;          /* it started from what the call site learned before */
+    int drifted;              /* its rates drifted from that memory beyond the threshold
+                                 (50 %), so the next execution calibrates afresh */
 };
 LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
 

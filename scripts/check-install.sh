@@ -8,8 +8,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
-make -C "$build" install prefix="$prefix" >/dev/null || { echo "make install failed"; exit 1; }
+make -C "$build" install prefix="$prefix" >"$prefix/install.log" 2>&1 || { cat "$prefix/install.log"; echo "make install failed"; exit 1; }
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# The .pc file names the configured prefix; point it at the scratch one.
+pc="pkg-config --define-variable=prefix=$prefix"
 export LD_LIBRARY_PATH="$prefix/lib"
 for h in loopfarm.h loopfarm/omp.h; do
     [ -f "$prefix/include/$h" ] || { echo "FAIL: $h not installed"; exit 1; }
@@ -24,7 +26,7 @@ for cc in gcc clang; do
     command -v $cc >/dev/null || continue
     exe="$prefix/example-$cc"
     # shellcheck disable=SC2046
-    if ! $cc -std=gnu11 -fopenmp "$top/tests/example.c" -o "$exe" $(pkg-config --cflags --libs loopfarm); then
+    if ! $cc -std=gnu11 -fopenmp "$top/tests/example.c" -o "$exe" $($pc --cflags --libs loopfarm); then
         echo "FAIL: $cc could not build against the installed library"
         fail=$((fail + 1))
         continue

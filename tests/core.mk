@@ -2,9 +2,10 @@
 # through the LF_FOR macros (gcc/libgomp, and clang/libomp when present).
 EXTRA_DIST += tests/lfcu.h tests/cover.h tests/test_bad_schedule.sh tests/example.c
 if HAVE_CUNIT
-check_PROGRAMS += tests/test_params tests/test_coverage
-TESTS += tests/test_params tests/test_coverage
+check_PROGRAMS += tests/test_params tests/test_coverage tests/test_dispatch
+TESTS += tests/test_params tests/test_coverage tests/test_dispatch
 tests_test_params_LDADD = $(TEST_LIBS)
+tests_test_dispatch_LDADD = $(TEST_LIBS)
 tests_test_coverage_LDADD = $(TEST_LIBS)
 
 if HAVE_OPENMP

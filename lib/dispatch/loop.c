@@ -428,11 +428,12 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
 }
 
 /* Remember what this execution measured, or drop the memory when the rates
- * drifted beyond LF__RECAL_DRIFT (the next execution recalibrates). */
-static void update_memory(struct lf_loop *l, struct lf__slot *s)
+ * drifted beyond LF__RECAL_DRIFT (the next execution recalibrates); return 1
+ * in that case. */
+static int update_memory(struct lf_loop *l, struct lf__slot *s)
 {
     if (!(l->sched.pol->flags & LF__P_CALIB) || !l->sched.memory || l->sched.cal_paper)
-        return;
+        return 0;
     int all = 1;
     double drift = 0.0;
     for (int t = 0; t < l->P; t++) {
@@ -458,9 +459,10 @@ static void update_memory(struct lf_loop *l, struct lf__slot *s)
         if (lf__verbose())
             fprintf(stderr, "loopfarm: %s: rates drifted by %.0f%%, recalibrating next time\n",
                     l->name, 100.0 * drift);
-    } else {
-        l->mem_valid = all;
+        return 1;
     }
+    l->mem_valid = all;
+    return 0;
 }
 
 void lf_loop_end(lf_loop *l, int tid)
@@ -497,7 +499,8 @@ void lf_loop_end(lf_loop *l, int tid)
     /* Last member out: if calibration never completed (members that never
      * got a chunk), there is nothing to finish; record and recycle. */
     uint64_t end = lf__ticks();
-    struct lf_loop_stats st = {s->n, 0, 0, (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9};
+    struct lf_loop_stats st = {s->n, 0, 0, (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9,
+                               s->view.calibrated_from_memory, 0};
     double over = 0.0;
     uint64_t chunks = 0;
     for (int t = 0; t < l->P; t++) {
@@ -510,8 +513,8 @@ void lf_loop_end(lf_loop *l, int tid)
     pthread_mutex_lock(&l->mem_lock);
     if (chunks)
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)chunks;
+    st.drifted = update_memory(l, s);
     l->last = st;
-    update_memory(l, s);
     pthread_mutex_unlock(&l->mem_lock);
     if (s->trace)
         lf__trace_flush(l, s);

@@ -1,0 +1,244 @@
+/* tests/test_dispatch.c - behaviours of the dispatcher beyond coverage: what
+ * a call site remembers, recalibration when rates drift, calibration that
+ * leaves nobody waiting, the LF_TRACE file, loop statistics. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lfcu.h"
+#include "loopfarm.h"
+
+static volatile double sink;
+
+/* Burn roughly units * 100 simple operations. */
+static void burn(long units)
+{
+    double x = 1.0;
+    for (long k = 0; k < units * 100; k++)
+        x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
+struct member_arg {
+    lf_loop *loop;
+    int tid;
+    long n, cost;
+    atomic_int *gate; /* when set, wait for *gate != 0 before entering */
+    unsigned long iters;
+};
+
+static void *member(void *p)
+{
+    struct member_arg *a = p;
+    if (a->gate)
+        while (!atomic_load(a->gate))
+            usleep(100);
+    long first;
+    unsigned long cnt;
+    a->iters = 0;
+    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
+        return NULL;
+    while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
+        burn(a->cost * (long)cnt);
+        a->iters += cnt;
+    }
+    lf_loop_end(a->loop, a->tid);
+    return NULL;
+}
+
+/* Run one loop of n iterations of the given cost on a team of P threads. */
+static void run_loop(lf_loop *loop, int P, long n, long cost)
+{
+    pthread_t th[8];
+    struct member_arg a[8];
+    for (int t = 0; t < P; t++) {
+        a[t] = (struct member_arg){loop, t, n, cost, NULL, 0};
+        pthread_create(&th[t], NULL, member, &a[t]);
+    }
+    for (int t = 0; t < P; t++)
+        pthread_join(th[t], NULL);
+}
+
+static lf_loop *make_loop(const char *spec, int P)
+{
+    lf_schedule *s;
+    lf_loop *loop;
+    char err[256];
+    if (lf_schedule_parse(spec, &s, err, sizeof err) != 0)
+        return NULL;
+    if (lf_loop_create(&loop, P, s, spec) != 0)
+        loop = NULL;
+    lf_schedule_free(s);
+    return loop;
+}
+
+/* The second execution of a calibrating loop starts from what the first
+ * learned: no calibration chunks. */
+static void test_site_memory_skips_calibration(void)
+{
+    const char *specs[] = {"multi", "dealdyn", "af", "wf"};
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        lf_loop *loop = make_loop(specs[k], 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        struct lf_loop_stats st;
+        run_loop(loop, 2, 20000, 2);
+        CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+        CU_ASSERT(st.calib_chunks > 0);
+        CU_ASSERT_EQUAL(st.iterations, 20000);
+        /* Timing noise may cross the drift threshold once; not twice in a row. */
+        int from_memory = 0;
+        for (int tries = 0; tries < 3 && !from_memory; tries++) {
+            run_loop(loop, 2, 20000, 2);
+            lf_loop_last_stats(loop, &st);
+            from_memory = st.from_memory;
+        }
+        CU_ASSERT(from_memory);
+        CU_ASSERT_EQUAL(st.calib_chunks, 0);
+        lf_loop_destroy(loop);
+    }
+    /* memory=off and cal=paper calibrate every time */
+    const char *fresh[] = {"multi,memory=off", "multi,cal=paper"};
+    for (size_t k = 0; k < 2; k++) {
+        lf_loop *loop = make_loop(fresh[k], 2);
+        struct lf_loop_stats st;
+        run_loop(loop, 2, 5000, 1);
+        run_loop(loop, 2, 5000, 1);
+        lf_loop_last_stats(loop, &st);
+        CU_ASSERT(st.calib_chunks > 0);
+        lf_loop_destroy(loop);
+    }
+}
+
+/* When the time per iteration changes far beyond the drift threshold the
+ * memory is dropped and the execution after calibrates again.  Timing noise
+ * on a loaded machine can itself cross the threshold, so the test repeats
+ * until a slow execution starts from memory, then checks what follows. */
+static void test_drift_triggers_recalibration(void)
+{
+    lf_loop *loop = make_loop("multi", 2);
+    struct lf_loop_stats st;
+    int checked = 0;
+    for (int tries = 0; tries < 20 && !checked; tries++) {
+        run_loop(loop, 2, 8000, 2);
+        run_loop(loop, 2, 8000, 40); /* 20x slower per iteration */
+        lf_loop_last_stats(loop, &st);
+        if (!st.from_memory)
+            continue;
+        CU_ASSERT_EQUAL(st.calib_chunks, 0);
+        CU_ASSERT(st.drifted); /* 20x is far beyond 50 % */
+        run_loop(loop, 2, 8000, 40);
+        lf_loop_last_stats(loop, &st);
+        CU_ASSERT(!st.from_memory);
+        CU_ASSERT(st.calib_chunks > 0);
+        checked = 1;
+    }
+    CU_ASSERT(checked);
+    lf_loop_destroy(loop);
+}
+
+/* A member that has not arrived does not hold the others: member 0 runs the
+ * whole calibrating loop while member 1 is kept out, then member 1 enters
+ * and finds nothing left. */
+static void test_calibration_leaves_nobody_waiting(void)
+{
+    const char *specs[] = {"multi", "dealdyn,calib=lr", "af", "awf-c"};
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        lf_loop *loop = make_loop(specs[k], 2);
+        atomic_int gate = 0;
+        pthread_t t0, t1;
+        struct member_arg a0 = {loop, 0, 3000, 1, NULL, 0}, a1 = {loop, 1, 3000, 1, &gate, 0};
+        pthread_create(&t1, NULL, member, &a1);
+        pthread_create(&t0, NULL, member, &a0);
+        pthread_join(t0, NULL); /* returns although member 1 never calibrated */
+        atomic_store(&gate, 1);
+        pthread_join(t1, NULL);
+        CU_ASSERT_EQUAL(a0.iters, 3000);
+        CU_ASSERT_EQUAL(a1.iters, 0);
+        lf_loop_destroy(loop);
+    }
+}
+
+/* dynamic,c hands out ceil(n/c) chunks; the statistics say so. */
+static void test_stats_count_chunks(void)
+{
+    lf_loop *loop = make_loop("dynamic,7", 3);
+    struct lf_loop_stats st;
+    run_loop(loop, 3, 1000, 0);
+    lf_loop_last_stats(loop, &st);
+    CU_ASSERT_EQUAL(st.chunks, (1000 + 6) / 7);
+    CU_ASSERT_EQUAL(st.iterations, 1000);
+    CU_ASSERT(st.seconds > 0);
+    lf_loop_destroy(loop);
+    CU_ASSERT_EQUAL(lf_loop_last_stats(NULL, &st), -EINVAL);
+}
+
+/* The trace (written by a child with LF_TRACE set, since the variable is
+ * read once per process) has the header and chunks covering [0, n) once. */
+static void test_trace_covers_every_iteration(const char *self)
+{
+    char path[] = "/tmp/lf-trace-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "LF_TRACE=%s %s --trace-child", path, self);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[256];
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+    CU_ASSERT_STRING_EQUAL(line, "site,instance,thread,lo,hi,start_ns,end_ns\n");
+    static char seen[2][5000];
+    memset(seen, 0, sizeof seen);
+    long rows = 0, bad = 0;
+    char site[64];
+    unsigned long long inst, lo, hi, t0, t1;
+    int thr;
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu\n", site, &inst, &thr, &lo, &hi, &t0, &t1) == 7) {
+        rows++;
+        if (inst > 1 || thr < 0 || thr > 2 || hi > 5000 || lo >= hi || t1 < t0)
+            bad++;
+        else
+            for (unsigned long long i = lo; i < hi; i++)
+                bad += seen[inst][i]++ != 0;
+    }
+    fclose(f);
+    unlink(path);
+    CU_ASSERT(rows > 2);
+    CU_ASSERT_EQUAL(bad, 0);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 5000; i++)
+            bad += seen[k][i] != 1;
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static const char *self_path;
+static void test_trace(void)
+{
+    test_trace_covers_every_iteration(self_path);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--trace-child") == 0) {
+        lf_loop *loop = make_loop("multi", 3);
+        run_loop(loop, 3, 5000, 1); /* instance 0 */
+        run_loop(loop, 3, 5000, 1); /* instance 1 */
+        lf_loop_destroy(loop);
+        return 0;
+    }
+    self_path = argv[0];
+    static const struct lfcu_test tests[] = {
+        {"site_memory_skips_calibration", test_site_memory_skips_calibration},
+        {"drift_triggers_recalibration", test_drift_triggers_recalibration},
+        {"calibration_leaves_nobody_waiting", test_calibration_leaves_nobody_waiting},
+        {"stats_count_chunks", test_stats_count_chunks},
+        {"trace_covers_every_iteration", test_trace},
+        {0, 0},
+    };
+    return lfcu_run("dispatch", tests);
+}

@@ -1,0 +1,155 @@
+/* bench/bench.h - what the parts of lf-bench share.
+ *
+ * lf-bench runs one kernel under one scenario with several schedules and
+ * reports each schedule's makespan against the ideal T1 / sum(s_i) (DESIGN.md,
+ * "Measuring").  The parts:
+ *   bench_kernels.c   the kernels, their sequential reference, spin calibration
+ *   bench_scenario.c  background processes, thread binding, nominal speeds
+ *   bench_output.c    table / CSV / JSON rows, gnuplot plots
+ *   lf-bench.c        options, schedules, the measurement loop, libomp rows
+ */
+#ifndef LF_BENCH_H
+#define LF_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_THREADS 256
+#define BENCH_MAX_SCHEDS  16
+#define BENCH_MAX_HOGS    64
+
+/* Exit status of a usage error (bad option or value). */
+#define BENCH_EXIT_USAGE 2
+/* Exit status of a wrong kernel result. */
+#define BENCH_EXIT_WRONG 3
+
+/* ---- Kernels ---- */
+
+enum bench_kernel_id {
+    KERNEL_SPIN,
+    KERNEL_TRIANGLE,
+    KERNEL_RANDOM,
+    KERNEL_MANDELBROT,
+    KERNEL_SPMV,
+    KERNEL_CALCIUM,
+    KERNEL_COUNT
+};
+
+/* A kernel prepared for n iterations: iter(k, i) computes iteration i's
+ * value, a pure function of i and the kernel's data. */
+struct bench_kernel {
+    enum bench_kernel_id id;
+    long n;
+    long grain;
+    uint64_t seed;
+    double (*iter)(const struct bench_kernel *k, long i);
+    /* spin family: arithmetic steps of each iteration */
+    double steps_per_ns;
+    uint32_t *steps; /* triangle, random: per-iteration steps; spin: NULL */
+    long spin_steps;
+    /* mandelbrot */
+    int width;
+    int maxiter;
+    /* spmv (CSR) */
+    long *rowptr;
+    int32_t *col;
+    double *val;
+    double *x;
+    /* calcium */
+    int channels;
+    int csteps;
+};
+
+const char *bench_kernel_name(enum bench_kernel_id id);
+/* The kernel named name, or -1. */
+int bench_kernel_lookup(const char *name);
+/* What --grain means for the kernel, and its default. */
+const char *bench_kernel_grain_unit(enum bench_kernel_id id);
+long bench_kernel_default_grain(enum bench_kernel_id id);
+/* A default n that makes one sequential loop take roughly 100 ms. */
+long bench_kernel_default_n(enum bench_kernel_id id, long grain);
+/* Measure how many spin steps per nanosecond make iterations of grain ns
+ * on the calling thread (its core unloaded). */
+double bench_spin_calibrate(long grain);
+/* Build k's data for n iterations; returns 0 or -ENOMEM. */
+int bench_kernel_init(struct bench_kernel *k, enum bench_kernel_id id, long n, long grain,
+                      uint64_t seed, double steps_per_ns);
+void bench_kernel_free(struct bench_kernel *k);
+
+/* ---- Scenarios ---- */
+
+enum bench_scenario_id {
+    SCEN_DEDICATED,
+    SCEN_HOG,
+    SCEN_BIGLITTLE,
+    SCEN_VARYING,
+    SCEN_OVERSUB,
+    SCEN_COUNT
+};
+
+struct bench_scenario {
+    enum bench_scenario_id id;
+    int ncores;                   /* CPUs this process may use */
+    int cpus[BENCH_MAX_THREADS];  /* their ids */
+    int nhogs;                    /* hog, varying: background processes */
+    int hog_core[BENCH_MAX_HOGS]; /* index into cpus[] */
+    int little;                   /* biglittle: the last `little` threads are slow */
+    int factor;                   /* biglittle: their per-iteration cost factor */
+    double period_ms;             /* varying: on+off period */
+    double duty;                  /* varying: fraction of the period the hog is on */
+};
+
+const char *bench_scenario_name(enum bench_scenario_id id);
+int bench_scenario_lookup(const char *name);
+/* Fill ncores and cpus[] from the process's affinity mask. */
+void bench_scenario_probe(struct bench_scenario *sc);
+/* The cost factor (1 or f) of thread t of a team of nthreads. */
+int bench_thread_factor(const struct bench_scenario *sc, int t, int nthreads);
+/* Sum of the nominal speeds s_i of a team of nthreads under sc. */
+double bench_sum_speeds(const struct bench_scenario *sc, int nthreads);
+/* Start the scenario's background processes (none for some); 0 or -errno. */
+int bench_scenario_start(const struct bench_scenario *sc);
+/* Kill and reap every background process started so far. */
+void bench_scenario_stop(void);
+/* Install SIGINT/SIGTERM/SIGHUP handlers and an atexit hook that stop the
+ * scenario and any child registered with bench_child_register. */
+void bench_cleanup_install(void);
+void bench_child_register(int pid);
+void bench_child_unregister(int pid);
+/* Pin the calling thread to cpus[t mod ncores] (cached per thread). */
+void bench_bind_thread(const struct bench_scenario *sc, int t);
+
+/* ---- Results ---- */
+
+struct bench_row {
+    char kernel[16];
+    long n;
+    long grain;
+    int threads;
+    char scenario[16];
+    char schedule[64];
+    double median, min, max; /* seconds */
+    double ideal;            /* seconds */
+    double efficiency;       /* ideal / median */
+    long chunks;             /* median over reps; -1 when unknown */
+    double speedup;          /* T1 / median */
+    double t1;               /* seconds */
+};
+
+enum bench_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* Write rows in fmt; header selects a CSV header line / the JSON wrapper. */
+void bench_write_rows(FILE *f, enum bench_format fmt, const struct bench_row *rows, int nrows,
+                      int header);
+/* Parse one CSV line written by bench_write_rows; 0 or -1. */
+int bench_parse_csv_row(const char *line, struct bench_row *row);
+/* Write efficiency.dat/.gp/.png in dir, and per-site chunk timelines of the
+ * LF_TRACE file trace (may be NULL) as trace-NAME.png, NAME the label that
+ * labels[k] gives site sites[k] (else the site).  0, or -1 with a message. */
+int bench_plot(const char *dir, const struct bench_row *rows, int nrows, const char *trace,
+               const char *const *sites, const char *const *labels, int nlabels);
+
+/* Median / min / max of v[0..n-1] (v is reordered). */
+double bench_median(double *v, int n);
+
+#endif

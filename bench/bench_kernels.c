@@ -1,0 +1,377 @@
+/* bench/bench_kernels.c - lf-bench's kernels.
+ *
+ * Every kernel computes iteration i's value as a pure function of i and data
+ * built once from a seed, so a parallel run must reproduce the sequential run
+ * bit for bit.  The spin family (spin, triangle, random) does real dependent
+ * arithmetic for a number of steps calibrated at start-up: no clock is read
+ * and nothing sleeps inside an iteration, so a loaded core really runs it
+ * slower.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const kernel_names[KERNEL_COUNT] = {
+    "spin", "triangle", "random", "mandelbrot", "spmv", "calcium",
+};
+
+const char *bench_kernel_name(enum bench_kernel_id id)
+{
+    return (unsigned)id < KERNEL_COUNT ? kernel_names[id] : "?";
+}
+
+int bench_kernel_lookup(const char *name)
+{
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (strcmp(name, kernel_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+const char *bench_kernel_grain_unit(enum bench_kernel_id id)
+{
+    switch (id) {
+    case KERNEL_MANDELBROT:
+        return "escape limit (iterations per pixel)";
+    case KERNEL_SPMV:
+        return "mean nonzeros per row";
+    case KERNEL_CALCIUM:
+        return "Monte Carlo time steps per experiment";
+    default:
+        return "mean nanoseconds per iteration";
+    }
+}
+
+long bench_kernel_default_grain(enum bench_kernel_id id)
+{
+    switch (id) {
+    case KERNEL_MANDELBROT:
+        return 256;
+    case KERNEL_SPMV:
+        return 32;
+    case KERNEL_CALCIUM:
+        return 100;
+    default:
+        return 500;
+    }
+}
+
+long bench_kernel_default_n(enum bench_kernel_id id, long grain)
+{
+    long n;
+    switch (id) {
+    case KERNEL_MANDELBROT:
+        n = (long)(1e6 / (grain > 0 ? grain : 1)); /* rows of 256 pixels */
+        break;
+    case KERNEL_SPMV:
+        n = (long)(1.6e7 / (grain > 0 ? grain : 1));
+        break;
+    case KERNEL_CALCIUM:
+        n = (long)(750000.0 / (grain > 0 ? grain : 1));
+        break;
+    default:
+        n = (long)(1e8 / (grain > 0 ? grain : 1));
+        break;
+    }
+    return n < 64 ? 64 : n;
+}
+
+/* ---- Random numbers (deterministic, per iteration) ---- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform double in (0, 1). */
+static double uniform01(uint64_t *s)
+{
+    return ((double)(splitmix64(s) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+/* ---- The spin family ---- */
+
+/* Run steps dependent multiply-xor steps from x; their count is the work. */
+static inline uint64_t spin_chain(uint64_t x, long steps)
+{
+    for (long s = 0; s < steps; s++)
+        x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL;
+    return x;
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static volatile uint64_t spin_sink;
+
+static double iter_spin(const struct bench_kernel *k, long i);
+
+/* Nanoseconds per iteration of k (best of three timings of >= 2 ms each),
+ * each iteration called and stored as the benchmark loops do. */
+static double spin_ns_per_iter(const struct bench_kernel *k)
+{
+    static double buf[1024];
+    double best = 1e300;
+    long m = 64;
+    for (int r = 0; r < 3;) {
+        double t0 = now_ns();
+        for (long i = 0; i < m; i++)
+            buf[i & 1023] = k->iter(k, i);
+        double t = now_ns() - t0;
+        if (t < 2e6) {
+            m *= 2;
+            continue;
+        }
+        if (t / m < best)
+            best = t / m;
+        r++;
+    }
+    spin_sink = (uint64_t)buf[0];
+    return best;
+}
+
+double bench_spin_calibrate(long grain)
+{
+    long steps = 1000;
+    double rate = 1;
+    /* The rate of one long dependent chain... */
+    for (;;) {
+        double t0 = now_ns();
+        spin_sink = spin_chain((uint64_t)t0, steps);
+        double t = now_ns() - t0;
+        if (t >= 2e6) {
+            rate = steps / t;
+            break;
+        }
+        steps *= 2;
+    }
+    /* ...then corrected at the grain itself: short independent chains
+     * overlap in the core, and the call and store cost something too. */
+    struct bench_kernel k;
+    memset(&k, 0, sizeof k);
+    k.iter = iter_spin;
+    for (int r = 0; r < 3; r++) {
+        k.spin_steps = (long)(rate * grain + 0.5);
+        if (k.spin_steps < 1)
+            k.spin_steps = 1;
+        double ns = spin_ns_per_iter(&k);
+        rate = k.spin_steps * ((double)grain / ns) / grain;
+    }
+    return rate;
+}
+
+static double iter_spin(const struct bench_kernel *k, long i)
+{
+    return (double)(spin_chain((uint64_t)i * 0x9e3779b97f4a7c15ULL + 1, k->spin_steps) >> 11);
+}
+
+static double iter_triangle(const struct bench_kernel *k, long i)
+{
+    /* Cost grows linearly with i; the mean over the loop is grain. */
+    long steps = (long)(k->steps_per_ns * k->grain * (2.0 * i + 1.0) / k->n + 0.5);
+    return (double)(spin_chain((uint64_t)i * 0x9e3779b97f4a7c15ULL + 1, steps) >> 11);
+}
+
+static double iter_random(const struct bench_kernel *k, long i)
+{
+    return (double)(spin_chain((uint64_t)i * 0x9e3779b97f4a7c15ULL + 1, k->steps[i]) >> 11);
+}
+
+/* ---- mandelbrot: iteration i is row i of an n-row image ---- */
+
+static double iter_mandelbrot(const struct bench_kernel *k, long i)
+{
+    double cy = -1.5 + 3.0 * (i + 0.5) / k->n;
+    long total = 0;
+    for (int px = 0; px < k->width; px++) {
+        double cx = -2.2 + 3.0 * (px + 0.5) / k->width;
+        double zx = 0, zy = 0;
+        int it = 0;
+        while (it < k->maxiter && zx * zx + zy * zy <= 4.0) {
+            double t = zx * zx - zy * zy + cx;
+            zy = 2.0 * zx * zy + cy;
+            zx = t;
+            it++;
+        }
+        total += it;
+    }
+    return (double)total;
+}
+
+/* ---- spmv: iteration i is row i of y = A x, A in CSR ---- */
+
+static double iter_spmv(const struct bench_kernel *k, long i)
+{
+    double s = 0;
+    for (long j = k->rowptr[i]; j < k->rowptr[i + 1]; j++)
+        s += k->val[j] * k->x[k->col[j]];
+    return s;
+}
+
+/* Row lengths follow a Pareto law (alpha = 2, mean grain), capped at 50x the
+ * mean: a few very long rows among many short ones. */
+static int spmv_init(struct bench_kernel *k, uint64_t rng)
+{
+    long n = k->n;
+    long cap = 50 * k->grain, nnz = 0;
+    if (cap > n)
+        cap = n;
+    k->rowptr = malloc((size_t)(n + 1) * sizeof *k->rowptr);
+    k->x = malloc((size_t)n * sizeof *k->x);
+    if (!k->rowptr || !k->x)
+        return -ENOMEM;
+    k->rowptr[0] = 0;
+    for (long i = 0; i < n; i++) {
+        double len = (k->grain / 2.0) / sqrt(uniform01(&rng));
+        long l = (long)(len + 0.5);
+        l = l < 1 ? 1 : l > cap ? cap : l;
+        nnz += l;
+        k->rowptr[i + 1] = nnz;
+    }
+    k->col = malloc((size_t)nnz * sizeof *k->col);
+    k->val = malloc((size_t)nnz * sizeof *k->val);
+    if (!k->col || !k->val)
+        return -ENOMEM;
+    for (long j = 0; j < nnz; j++) {
+        k->col[j] = (int32_t)(splitmix64(&rng) % (uint64_t)n);
+        k->val[j] = 2.0 * uniform01(&rng) - 1.0;
+    }
+    for (long i = 0; i < n; i++)
+        k->x[i] = 2.0 * uniform01(&rng) - 1.0;
+    return 0;
+}
+
+/* ---- calcium: a parameter sweep of a stochastic calcium-channel model ----
+ *
+ * In the spirit of seed 000 section 5: experiment i clamps a cell at a base
+ * voltage, steps it to a peak voltage swept with i for the middle of the
+ * run, and simulates `channels` two-state (closed/open) channels for `steps`
+ * time steps of 10 us by Monte Carlo; the open channels carry a calcium
+ * current that raises the concentration, which decays back.  The result is
+ * the peak concentration.  Cost: O(channels x steps), as in eq. (10). */
+
+#define CA_DT    1e-5    /* s per step */
+#define CA_VBASE (-80.0) /* mV */
+#define CA_ECA   120.0   /* mV, reversal potential */
+#define CA_TAU   5e-3    /* s, decay of the concentration */
+#define CA_MAXCH 4096
+
+/* Probability per step that a closed channel opens at voltage v, as a 53-bit
+ * threshold: a Boltzmann activation, at most 2000 openings per second. */
+static uint64_t ca_open_threshold(double v)
+{
+    double rate = 2000.0 / (1.0 + exp(-(v + 20.0) / 6.0));
+    return (uint64_t)(rate * CA_DT * 0x1.0p53);
+}
+
+static double iter_calcium(const struct bench_kernel *k, long i)
+{
+    unsigned char open[CA_MAXCH];
+    int nch = k->channels;
+    uint64_t rng = k->seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL);
+    double vpeak = -40.0 + 60.0 * (double)i / (double)(k->n > 1 ? k->n - 1 : 1);
+    uint64_t p_open_base = ca_open_threshold(CA_VBASE);
+    uint64_t p_open_peak = ca_open_threshold(vpeak);
+    uint64_t p_close = (uint64_t)(500.0 * CA_DT * 0x1.0p53);
+    int on = k->csteps / 5, off = 3 * k->csteps / 5;
+    double c = 0.0, cmax = 0.0;
+    int nopen = 0;
+
+    memset(open, 0, (size_t)nch);
+    for (int s = 0; s < k->csteps; s++) {
+        int peak = s >= on && s < off;
+        double v = peak ? vpeak : CA_VBASE;
+        uint64_t p_open = peak ? p_open_peak : p_open_base;
+        for (int ch = 0; ch < nch; ch++) {
+            uint64_t u = splitmix64(&rng) >> 11;
+            if (open[ch]) {
+                if (u < p_close) {
+                    open[ch] = 0;
+                    nopen--;
+                }
+            } else if (u < p_open) {
+                open[ch] = 1;
+                nopen++;
+            }
+        }
+        double current = nopen * (v - CA_ECA) * 1e-3; /* inward: negative */
+        c += CA_DT * (-current - c / CA_TAU);
+        if (c > cmax)
+            cmax = c;
+    }
+    return cmax;
+}
+
+/* ---- Set-up ---- */
+
+int bench_kernel_init(struct bench_kernel *k, enum bench_kernel_id id, long n, long grain,
+                      uint64_t seed, double steps_per_ns)
+{
+    uint64_t rng = seed;
+    memset(k, 0, sizeof *k);
+    k->id = id;
+    k->n = n;
+    k->grain = grain;
+    k->seed = seed;
+    k->steps_per_ns = steps_per_ns;
+    switch (id) {
+    case KERNEL_SPIN:
+        k->spin_steps = (long)(steps_per_ns * grain + 0.5);
+        k->iter = iter_spin;
+        return 0;
+    case KERNEL_TRIANGLE:
+        k->iter = iter_triangle;
+        return 0;
+    case KERNEL_RANDOM: {
+        /* Log-normal costs, sigma 1, mean grain; capped at 100x the mean. */
+        k->steps = malloc((size_t)n * sizeof *k->steps);
+        if (!k->steps)
+            return -ENOMEM;
+        double mean = steps_per_ns * grain, cap = 100.0 * mean;
+        for (long i = 0; i < n; i++) {
+            double u1 = uniform01(&rng), u2 = uniform01(&rng);
+            double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+            double s = mean * exp(z - 0.5);
+            k->steps[i] = (uint32_t)(s > cap ? cap : s + 0.5);
+        }
+        k->iter = iter_random;
+        return 0;
+    }
+    case KERNEL_MANDELBROT:
+        k->width = 256;
+        k->maxiter = (int)(grain > 1000000 ? 1000000 : grain);
+        k->iter = iter_mandelbrot;
+        return 0;
+    case KERNEL_SPMV:
+        k->iter = iter_spmv;
+        return spmv_init(k, rng);
+    case KERNEL_CALCIUM:
+        k->channels = 100;
+        k->csteps = (int)(grain > 100000000 ? 100000000 : grain);
+        k->iter = iter_calcium;
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+void bench_kernel_free(struct bench_kernel *k)
+{
+    free(k->steps);
+    free(k->rowptr);
+    free(k->col);
+    free(k->val);
+    free(k->x);
+    memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,355 @@
+/* bench/bench_output.c - lf-bench's rows as a table, CSV or JSON, and plots.
+ *
+ * The CSV and JSON forms carry the same columns as the table, in the same
+ * order, plus t1_s (the single-thread time the row's ideal derives from).
+ * Plots are gnuplot scripts written next to their data, then run when
+ * configure found gnuplot (LF_GNUPLOT).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "bench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const csv_columns =
+    "kernel,n,grain,threads,scenario,schedule,median_s,min_s,max_s,ideal_s,efficiency,chunks,"
+    "speedup,t1_s";
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void write_table(FILE *f, const struct bench_row *r, int nrows, int header)
+{
+    if (header)
+        fprintf(f, "%-10s %9s %6s %3s %-9s %-22s %9s %9s %9s %9s %6s %8s %7s\n", "kernel", "n",
+                "grain", "thr", "scenario", "schedule", "median_s", "min_s", "max_s", "ideal_s",
+                "eff", "chunks", "speedup");
+    for (int i = 0; i < nrows; i++, r++) {
+        char chunks[24];
+        if (r->chunks >= 0)
+            snprintf(chunks, sizeof chunks, "%ld", r->chunks);
+        else
+            snprintf(chunks, sizeof chunks, "-");
+        fprintf(f, "%-10s %9ld %6ld %3d %-9s %-22s %9.5f %9.5f %9.5f %9.5f %6.3f %8s %7.3f\n",
+                r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
+                r->max, r->ideal, r->efficiency, chunks, r->speedup);
+    }
+}
+
+static void write_csv(FILE *f, const struct bench_row *r, int nrows, int header)
+{
+    if (header)
+        fprintf(f, "%s\n", csv_columns);
+    for (int i = 0; i < nrows; i++, r++)
+        fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.6g\n", r->kernel,
+                r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min, r->max,
+                r->ideal, r->efficiency, r->chunks, r->speedup, r->t1);
+}
+
+static void write_json(FILE *f, const struct bench_row *r, int nrows, int header)
+{
+    if (header)
+        fprintf(f, "{\"tool\": \"lf-bench\", \"rows\": [\n");
+    for (int i = 0; i < nrows; i++, r++) {
+        fprintf(f,
+                "  {\"kernel\": \"%s\", \"n\": %ld, \"grain\": %ld, \"threads\": %d, "
+                "\"scenario\": \"%s\", \"schedule\": \"%s\", \"median_s\": %.6g, "
+                "\"min_s\": %.6g, \"max_s\": %.6g, \"ideal_s\": %.6g, \"efficiency\": %.4f, ",
+                r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
+                r->max, r->ideal, r->efficiency);
+        if (r->chunks >= 0)
+            fprintf(f, "\"chunks\": %ld, ", r->chunks);
+        else
+            fprintf(f, "\"chunks\": null, ");
+        fprintf(f, "\"speedup\": %.4f, \"t1_s\": %.6g}%s\n", r->speedup, r->t1,
+                i + 1 < nrows ? "," : "");
+    }
+    if (header)
+        fprintf(f, "]}\n");
+}
+
+void bench_write_rows(FILE *f, enum bench_format fmt, const struct bench_row *rows, int nrows,
+                      int header)
+{
+    switch (fmt) {
+    case FORMAT_CSV:
+        write_csv(f, rows, nrows, header);
+        break;
+    case FORMAT_JSON:
+        write_json(f, rows, nrows, header);
+        break;
+    default:
+        write_table(f, rows, nrows, header);
+        break;
+    }
+}
+
+/* Copy the next CSV field of *p (quoted or not) into buf; 0 or -1. */
+static int csv_field(const char **p, char *buf, size_t len)
+{
+    const char *s = *p;
+    size_t k = 0;
+    if (*s == '"') {
+        s++;
+        while (*s && *s != '"')
+            if (k + 1 < len)
+                buf[k++] = *s++;
+            else
+                return -1;
+        if (*s != '"')
+            return -1;
+        s++;
+    } else {
+        while (*s && *s != ',' && *s != '\n' && *s != '\r')
+            if (k + 1 < len)
+                buf[k++] = *s++;
+            else
+                return -1;
+    }
+    buf[k] = 0;
+    if (*s == ',')
+        s++;
+    *p = s;
+    return 0;
+}
+
+/* Copy src into dst[size], truncating. */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= size)
+        l = size - 1;
+    memcpy(dst, src, l);
+    dst[l] = 0;
+}
+
+int bench_parse_csv_row(const char *line, struct bench_row *r)
+{
+    char f[14][80];
+    const char *p = line;
+    for (int i = 0; i < 14; i++)
+        if (csv_field(&p, f[i], sizeof f[i]) != 0)
+            return -1;
+    memset(r, 0, sizeof *r);
+    copy_str(r->kernel, sizeof r->kernel, f[0]);
+    r->n = strtol(f[1], NULL, 10);
+    r->grain = strtol(f[2], NULL, 10);
+    r->threads = (int)strtol(f[3], NULL, 10);
+    copy_str(r->scenario, sizeof r->scenario, f[4]);
+    copy_str(r->schedule, sizeof r->schedule, f[5]);
+    r->median = strtod(f[6], NULL);
+    r->min = strtod(f[7], NULL);
+    r->max = strtod(f[8], NULL);
+    r->ideal = strtod(f[9], NULL);
+    r->efficiency = strtod(f[10], NULL);
+    r->chunks = strtol(f[11], NULL, 10);
+    r->speedup = strtod(f[12], NULL);
+    r->t1 = strtod(f[13], NULL);
+    return r->median > 0 ? 0 : -1;
+}
+
+/* ---- Plots ---- */
+
+#ifdef LF_GNUPLOT
+/* Run gnuplot on script; 0 or -1. */
+static int run_gnuplot(const char *script)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "'%s' '%s'", LF_GNUPLOT, script);
+    int rc = system(cmd);
+    if (rc != 0) {
+        fprintf(stderr, "lf-bench: gnuplot failed on %s\n", script);
+        return -1;
+    }
+    return 0;
+}
+
+/* Efficiency per schedule: one bar per row, the scenario in the title. */
+static int plot_efficiency(const char *dir, const struct bench_row *rows, int nrows)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/efficiency.dat", dir);
+    FILE *d = fopen(path, "w");
+    if (!d)
+        return -1;
+    fprintf(d, "# schedule efficiency min_eff max_eff\n");
+    for (int i = 0; i < nrows; i++) {
+        const struct bench_row *r = &rows[i];
+        /* per-rep spread of the efficiency: ideal over the slowest/fastest rep */
+        fprintf(d, "\"%s\" %.4f %.4f %.4f\n", r->schedule, r->efficiency, r->ideal / r->max,
+                r->ideal / r->min);
+    }
+    fclose(d);
+    snprintf(path, sizeof path, "%s/efficiency.gp", dir);
+    FILE *g = fopen(path, "w");
+    if (!g)
+        return -1;
+    fprintf(g,
+            "set terminal pngcairo size 900,500 noenhanced\n"
+            "set output '%s/efficiency.png'\n"
+            "set title 'lf-bench: %s, n=%ld, grain=%ld, %d threads, scenario %s'\n"
+            "set ylabel 'efficiency (ideal / median makespan)'\n"
+            "set yrange [0:1.2]\nset grid ytics\nset style fill solid 0.6 border -1\n"
+            "set boxwidth 0.6\nset xtics rotate by -30\nunset key\n"
+            "plot '%s/efficiency.dat' using 0:2:xtic(1) with boxes, \\\n"
+            "     '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt -1, \\\n"
+            "     1 with lines dt 2 lc rgb 'gray'\n",
+            dir, rows[0].kernel, rows[0].n, rows[0].grain, rows[0].threads, rows[0].scenario, dir);
+    fclose(g);
+    return run_gnuplot(path);
+}
+
+#define TRACE_MAX_SITES 64
+
+/* Chunk size over time for every thread of the last instance of each site
+ * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns). */
+static int plot_trace(const char *dir, const char *trace, const char *const *sites,
+                      const char *const *labels, int nlabels)
+{
+    char site[TRACE_MAX_SITES][256];
+    long last[TRACE_MAX_SITES];
+    double t0[TRACE_MAX_SITES];
+    int maxthr[TRACE_MAX_SITES];
+    int nsites = 0, rc = 0;
+    char line[1024], path[4096];
+    FILE *in = fopen(trace, "r");
+    if (!in) {
+        fprintf(stderr, "lf-bench: cannot read trace %s: %s\n", trace, strerror(errno));
+        return -1;
+    }
+    /* Pass 1: the sites, the last instance of each and its start time. */
+    for (int pass = 0; pass < 2; pass++) {
+        FILE *out[TRACE_MAX_SITES] = {0};
+        rewind(in);
+        while (fgets(line, sizeof line, in)) {
+            char f[7][256];
+            const char *p = line;
+            int bad = 0;
+            for (int i = 0; i < 7 && !bad; i++)
+                bad = csv_field(&p, f[i], sizeof f[i]) != 0;
+            if (bad || strcmp(f[0], "site") == 0)
+                continue;
+            long inst = strtol(f[1], NULL, 10);
+            int thr = (int)strtol(f[2], NULL, 10);
+            double lo = strtod(f[3], NULL), hi = strtod(f[4], NULL);
+            double start = strtod(f[5], NULL);
+            int s = 0;
+            while (s < nsites && strcmp(site[s], f[0]) != 0)
+                s++;
+            if (pass == 0) {
+                if (s == nsites) {
+                    if (nsites == TRACE_MAX_SITES)
+                        continue;
+                    snprintf(site[nsites], sizeof site[0], "%s", f[0]);
+                    last[nsites] = inst;
+                    t0[nsites] = start;
+                    maxthr[nsites++] = thr;
+                } else if (inst > last[s]) {
+                    last[s] = inst;
+                    t0[s] = start;
+                    maxthr[s] = thr;
+                } else if (inst == last[s]) {
+                    if (start < t0[s])
+                        t0[s] = start;
+                    if (thr > maxthr[s])
+                        maxthr[s] = thr;
+                }
+                continue;
+            }
+            if (s == nsites || inst != last[s])
+                continue;
+            if (!out[s]) {
+                snprintf(path, sizeof path, "%s/trace-%d.dat", dir, s);
+                if (!(out[s] = fopen(path, "w")))
+                    continue;
+                fprintf(out[s], "# thread start_ms chunk_size (site %s instance %ld)\n", site[s],
+                        last[s]);
+            }
+            fprintf(out[s], "%d %.6f %.0f\n", thr, (start - t0[s]) / 1e6, hi - lo);
+        }
+        for (int s = 0; pass == 1 && s < nsites; s++)
+            if (out[s])
+                fclose(out[s]);
+    }
+    fclose(in);
+    if (nsites == 0) {
+        fprintf(stderr, "lf-bench: trace %s has no chunks\n", trace);
+        return -1;
+    }
+    for (int s = 0; s < nsites; s++) {
+        char name[256], title[300];
+        const char *label = site[s];
+        for (int k = 0; k < nlabels; k++)
+            if (strcmp(sites[k], site[s]) == 0)
+                label = labels[k];
+        /* a file name from the label: lf:dynamic,8 -> lf_dynamic_8 */
+        size_t j = 0;
+        for (; label[j] && j + 1 < sizeof name; j++)
+            name[j] = isalnum((unsigned char)label[j]) || label[j] == '-' ? label[j] : '_';
+        name[j] = 0;
+        if (label == site[s])
+            snprintf(title, sizeof title, "%.200s", site[s]);
+        else
+            snprintf(title, sizeof title, "%.120s (%.120s)", label, site[s]);
+        snprintf(path, sizeof path, "%s/trace-%s.gp", dir, name);
+        FILE *g = fopen(path, "w");
+        if (!g)
+            return -1;
+        fprintf(g,
+                "set terminal pngcairo size 900,500 noenhanced\n"
+                "set output '%s/trace-%s.png'\n"
+                "set title 'chunks of %s, the last run (instance %ld)'\n"
+                "set xlabel 'time since the loop began (ms)'\nset ylabel 'chunk size "
+                "(iterations)'\n"
+                "set grid\nset key outside right\n"
+                "plot for [t=0:%d] '%s/trace-%d.dat' using ($1==t ? $2 : 1/0):3 "
+                "with linespoints pt 7 ps 0.5 title sprintf('thread %%d', t)\n",
+                dir, name, title, last[s], maxthr[s], dir, s);
+        fclose(g);
+        if (run_gnuplot(path) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+#endif
+
+int bench_plot(const char *dir, const struct bench_row *rows, int nrows, const char *trace,
+               const char *const *sites, const char *const *labels, int nlabels)
+{
+#ifdef LF_GNUPLOT
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "lf-bench: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int rc = nrows > 0 ? plot_efficiency(dir, rows, nrows) : 0;
+    if (trace && *trace && plot_trace(dir, trace, sites, labels, nlabels) != 0)
+        rc = -1;
+    return rc;
+#else
+    (void)rows;
+    (void)nrows;
+    (void)trace;
+    (void)sites;
+    (void)labels;
+    (void)nlabels;
+    fprintf(stderr, "lf-bench: --plot %s: built without gnuplot (configure did not find it)\n",
+            dir);
+    return -1;
+#endif
+}

@@ -73,6 +73,7 @@ struct config {
     double spin_rate;
     int child;
     const char *hog_cores;
+    char *sched_text; /* the --schedules text; the labels point into it */
 };
 
 static const char *const default_schedules =
@@ -466,7 +467,8 @@ static void parse_options(struct config *c, int argc, char **argv)
     }
     if (!schedules && !(schedules = strdup(default_schedules)))
         usage_error("out of memory");
-    parse_schedules(c, schedules); /* the labels point into it: never freed */
+    c->sched_text = schedules;
+    parse_schedules(c, schedules); /* the labels point into it: freed at exit */
 }
 
 /* ---- Measurement ---- */
@@ -962,5 +964,6 @@ int main(int argc, char **argv)
     bench_kernel_free(&kern);
     free(times);
     free(chunks);
+    free(c->sched_text);
     return 0;
 }

@@ -36,15 +36,23 @@ static long chunk_count(enum kind k, long n, int P)
     return c;
 }
 
-/* One loop of n empty iterations under kind; returns seconds.  The body only
- * keeps the index alive so the loop is not optimised away. */
+/* Guided hands out only ~P ln(n/P) chunks per loop, too few to time one by
+ * one; it is measured over many back-to-back nowait loops of this size. */
+#define GUIDED_LOOP 4096
+
+/* n empty iterations under kind (one loop for dynamic, n / GUIDED_LOOP
+ * loops for guided); returns seconds.  The body only keeps the index alive
+ * so the loop is not optimised away. */
 static double run(enum kind k, long n, int threads, long *chunks)
 {
     long total = 0;
+    int guided = k == OMP_GUIDED || k == LF_GUIDED;
+    long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;
     double t0 = now();
 #pragma omp parallel num_threads(threads) reduction(+ : total)
-    {
+    for (long l = 0; l < loops; l++) {
         long last = -2, c = 0;
+        long n = len;
         switch (k) {
         case OMP_DYNAMIC1:
 #pragma omp for schedule(dynamic, 1) nowait
@@ -80,7 +88,7 @@ static double run(enum kind k, long n, int threads, long *chunks)
     double t = now() - t0;
     if (total < 0)
         fprintf(stderr, "unreachable\n");
-    *chunks = chunk_count(k, n, threads);
+    *chunks = chunk_count(k, len, threads) * loops;
     return t;
 }
 
@@ -95,7 +103,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: lf-claim-cost [--n N] [--reps R] [--threads LIST] [--format table|csv]\n"
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
                "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided.\n"
-               "  --n N          iterations per loop (default 2000000)\n"
+               "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"
+               "                 n/4096 back-to-back nowait loops of 4096 for guided\n"
                "  --reps R       repetitions per schedule, interleaved (default 15)\n"
                "  --threads L    comma-separated team sizes (default 1,2)\n"
                "  --format F     table (default) or csv\n"

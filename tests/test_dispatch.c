@@ -123,14 +123,14 @@ static void test_drift_triggers_recalibration(void)
     struct lf_loop_stats st;
     int checked = 0;
     for (int tries = 0; tries < 20 && !checked; tries++) {
-        run_loop(loop, 2, 8000, 2);
-        run_loop(loop, 2, 8000, 40); /* 20x slower per iteration */
+        run_loop(loop, 2, 8000, 10);
+        run_loop(loop, 2, 8000, 200); /* 20x slower per iteration */
         lf_loop_last_stats(loop, &st);
         if (!st.from_memory)
             continue;
         CU_ASSERT_EQUAL(st.calib_chunks, 0);
         CU_ASSERT(st.drifted); /* 20x is far beyond 50 % */
-        run_loop(loop, 2, 8000, 40);
+        run_loop(loop, 2, 8000, 200);
         lf_loop_last_stats(loop, &st);
         CU_ASSERT(!st.from_memory);
         CU_ASSERT(st.calib_chunks > 0);

@@ -50,8 +50,8 @@ struct lf__slot {
     uint64_t n;
     long lo, incr;
     uint64_t fa_chunk; /* > 0: claims are fetch-and-add of this size */
-    int untimed;       /* fixed-size claims whose times nobody reads: no clock
-                          per chunk, counts kept by the member, booked at exit */
+    int untimed;       /* a schedule whose policy reads no times, and no trace: no
+                          clock per chunk, counts kept by the member, booked at exit */
     int solo;          /* team of one: the counter has no other writer */
     uint64_t t_begin;  /* ticks at the first entry */
     uint64_t instance;

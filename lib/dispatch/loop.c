@@ -164,7 +164,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
         if (c <= (UINT64_MAX - n) / (P + 1))
             s->fa_chunk = c;
     }
-    s->untimed = s->fa_chunk && !pol->feedback && !s->trace;
+    s->untimed = !s->trace && !pol->feedback &&
+                 !(pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
     s->solo = P == 1;
     if (pol->start)
         pol->start(s->pstate, &s->view);
@@ -366,7 +367,14 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
     if (!s)
         return 0;
     if (s->untimed) {
-        uint64_t lo, c = claim_fa(s, &lo);
+        /* Nobody reads this schedule's times: claim, count, no clock. */
+        uint64_t lo = 0, c;
+        if (s->fa_chunk)
+            c = claim_fa(s, &lo);
+        else if (l->sched.pol->flags & LF__P_STATIC)
+            c = l->sched.pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
+        else
+            c = claim_policy(l, s, tid, &lo);
         if (!c)
             return 0;
         th->fast_chunks++;
@@ -439,7 +447,9 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
     for (int t = 0; t < l->P; t++) {
         uint64_t it = lf__load_relaxed(&s->view.w[t].iters);
         if (!it) {
-            all = 0;
+            /* This member got nothing this time (it came late to a short
+             * loop): keep what was known of it, if anything. */
+            all &= l->mem_valid && l->mem_ipt[t] > 0;
             continue;
         }
         double ipt = (double)lf__load_relaxed(&s->view.w[t].busy_ns) / (double)it;

@@ -145,6 +145,10 @@ enum {
     LF__P_MAYSTOP = 1u << 3, /* chunk() may return 0: "worker w should stop, the others
                                 finish the rest no later"; the executor honours it unless
                                 w is the last worker still active, and then uses 1 */
+    LF__P_MEASURE = 1u << 4, /* chunk() reads measured times from the view.  The runtime
+                                times every chunk only for policies that consume times
+                                (this flag, LF__P_CALIB, LF__P_MAYSTOP or a feedback hook)
+                                or when LF_TRACE is set; others are counted, not timed. */
 };
 
 #define LF__POLICY_STATE_MAX 512 /* bytes; every state_size must fit */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "policy/rounds.h"
 #include "sim_core.h"
 
 #define EXIT_USAGE 2
@@ -16,6 +17,7 @@
 static const char usage_text[] =
     "usage: lf-sim (--platform FILE | --speeds LIST) --tasks N --schedule SPEC [options]\n"
     "       lf-sim --k-table [--tasks S] [--cv LIST] [--format F]\n"
+    "       lf-sim --umr-mstar [--workers N] [--tasks W] [--format F]\n"
     "\n"
     "Runs one of loopfarm's real chunk-size policies (the code the OpenMP runtime\n"
     "uses) on a modelled platform in virtual time, and reports how well it balanced\n"
@@ -57,6 +59,10 @@ static const char usage_text[] =
     "                       (eq. (8), Fig. 2) over S (or only --tasks) and CV,\n"
     "                       and exit\n"
     "  --cv LIST            the CVs of --k-table (default 0,0.2,0.4,0.6,0.8,1)\n"
+    "  --umr-mstar          print UMR's number of rounds M* (seed 003 eq. (9)) for N\n"
+    "                       workers (--workers, default 5) and load W (--tasks,\n"
+    "                       default 2000), S = 1: over alpha and beta at R = B/S = 5\n"
+    "                       (Fig. 5) and over R for three (alpha, beta) (Fig. 6)\n"
     "  --list               list the schedules\n"
     "  --help               this text\n"
     "\n"
@@ -148,6 +154,53 @@ static void k_table(const char *fmt, uint64_t only_S, const double *cv, int ncv)
         for (int c = 0; c < ncv; c++)
             printf(" %9.4f", lf__sim_kfactor(S[i], cv[c]));
         printf("\n");
+    }
+}
+
+/* ---- --umr-mstar ---- */
+
+/* Print M* (continuous, and the integer UMR uses) of seed 003 eq. (9) for
+ * N workers of speed 1 and load W: Fig. 5's grid and Fig. 6's curves. */
+static void umr_mstar(const char *fmt, double N, double W)
+{
+    static const double ab[][2] = {{5, 0}, {0, 5}, {5, 5}};
+    int csv = strcmp(fmt, "table") != 0;
+    double ms;
+    int M;
+    if (csv)
+        printf("figure,R,alpha,beta,mstar,M\n");
+    else
+        printf("UMR rounds M* (seed 003 eq. (9)), N = %g, W = %g, S = 1\n"
+               "Fig. 5: R = 5; rows alpha, columns beta; integer M used (M* in brackets)\n%6s",
+               N, W, "a\\b");
+    for (int b = 0; !csv && b <= 10; b++)
+        printf(" %11d", b);
+    for (int a = 0; a <= 10; a++) {
+        if (!csv)
+            printf("\n%6d", a);
+        for (int b = 0; b <= 10; b++) {
+            lf__umr_homog_chunk(N, 1, 5, a, b, W, 0, &ms, &M);
+            if (csv)
+                printf("5,5,%d,%d,%.6g,%d\n", a, b, ms, M);
+            else
+                printf(" %4d(%5.1f)", M, ms);
+        }
+    }
+    if (!csv)
+        printf("\n\nFig. 6: M against R = B/S\n%6s %14s %14s %14s\n", "R", "a=5,b=0", "a=0,b=5",
+               "a=5,b=5");
+    for (int R = 5; R <= 80; R += 5) {
+        if (!csv)
+            printf("%6d", R);
+        for (int k = 0; k < 3; k++) {
+            lf__umr_homog_chunk(N, 1, R, ab[k][0], ab[k][1], W, 0, &ms, &M);
+            if (csv)
+                printf("6,%d,%g,%g,%.6g,%d\n", R, ab[k][0], ab[k][1], ms, M);
+            else
+                printf("      %3d(%5.1f)", M, ms);
+        }
+        if (!csv)
+            printf("\n");
     }
 }
 
@@ -274,6 +327,7 @@ int main(int argc, char **argv)
         O_TIMING,
         O_KTABLE,
         O_CV,
+        O_UMR_MSTAR,
         O_LIST,
         O_HELP
     };
@@ -298,6 +352,7 @@ int main(int argc, char **argv)
         {"timing", no_argument, 0, O_TIMING},
         {"k-table", no_argument, 0, O_KTABLE},
         {"cv", required_argument, 0, O_CV},
+        {"umr-mstar", no_argument, 0, O_UMR_MSTAR},
         {"list", no_argument, 0, O_LIST},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
@@ -308,7 +363,7 @@ int main(int argc, char **argv)
     uint64_t tasks = 0, seed = 1, nworkers = 0;
     double cvs[32] = {0, 0.2, 0.4, 0.6, 0.8, 1.0};
     int ncv = 6;
-    int have_tasks = 0, per_worker = 0, timing = 0, ktable = 0, c;
+    int have_tasks = 0, per_worker = 0, timing = 0, ktable = 0, mstar = 0, c;
     char err[1024];
 
     opterr = 0;
@@ -377,6 +432,9 @@ int main(int argc, char **argv)
         case O_KTABLE:
             ktable = 1;
             break;
+        case O_UMR_MSTAR:
+            mstar = 1;
+            break;
         case O_CV: {
             char *save = NULL, buf[512];
             snprintf(buf, sizeof buf, "%s", optarg);
@@ -413,6 +471,10 @@ int main(int argc, char **argv)
         if (have_tasks && tasks < 3)
             die_usage("--k-table: S must be >= 3 (eq. (8) assumes S > e)");
         k_table(fmt, have_tasks ? tasks : 0, cvs, ncv);
+        return 0;
+    }
+    if (mstar) {
+        umr_mstar(fmt, nworkers ? (double)nworkers : 5, have_tasks ? (double)tasks : 2000);
         return 0;
     }
     if (!platform == !speeds)

@@ -82,7 +82,8 @@ static const char *const cover_specs[] = {
     "static", "static,3", "dynamic", "dynamic,7", "guided", "guided,5", "tss", "fac2",
     "wf", "wf,weights=1:2", "awf-b", "awf-c", "awf-d", "awf-e", "af", "trad", "deal",
     "dealdyn", "dealdyn,calib=lr", "dealdyn,calib=mv", "multi", "multi,k=2",
-    "multi,cal=paper,memory=off", NULL,
+    "multi,cal=paper,memory=off", "as4dr", "as4dr,adapt=off", "umr", "rumr", "fifo",
+    "lifo,ret=0.5", NULL,
 };
 
 #endif

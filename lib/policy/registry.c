@@ -10,6 +10,9 @@ extern const struct lf__policy lf__policy_static, lf__policy_dynamic, lf__policy
     lf__policy_awf_d, lf__policy_awf_e, lf__policy_af;
 extern const struct lf__policy lf__policy_trad, lf__policy_deal, lf__policy_dealdyn,
     lf__policy_multi;
+/* seeds 001-003 */
+extern const struct lf__policy lf__policy_as4dr, lf__policy_umr, lf__policy_rumr, lf__policy_fifo,
+    lf__policy_lifo;
 
 const struct lf__policy *const lf__policies[] = {
     /* classic self-scheduling and factoring */
@@ -29,6 +32,12 @@ const struct lf__policy *const lf__policies[] = {
     &lf__policy_deal,
     &lf__policy_dealdyn,
     &lf__policy_multi,
+    /* seeds 001-003 */
+    &lf__policy_as4dr,
+    &lf__policy_umr,
+    &lf__policy_rumr,
+    &lf__policy_fifo,
+    &lf__policy_lifo,
     NULL,
 };
 

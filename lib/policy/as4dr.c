@@ -1,0 +1,220 @@
+/* lib/policy/as4dr.c - "as4dr" (seed 001, Millot & Parrot: adaptive
+ * scheduling of divisible requests with a target period).
+ *
+ * Notation.  Seed 001's worker w computes a chunk of alpha units in
+ * alpha/F_w + f_w and receives it in alpha/B^D_w + b^D_w.  Here a unit is an
+ * iteration and time is in ns: 1/F_w = t_w (compute time per iteration,
+ * calibrated, then measured on every chunk with the compute latency taken
+ * out; rounds.h), 1/B^D_w = stage_ns_per_iter, and the per-chunk overhead
+ * f'_w = comp_lat_ns + max(stage_lat_ns, measured dispatch latency) +
+ * claim_ns stands for the paper's latencies f_w + b^D_w.  Results are not
+ * returned (B^R, b^R: none).
+ *
+ * Rule.  Round i of worker w is its i-th chunk after calibration.
+ *  - Round 1 (CIP, eq. 13): alpha_w = (tau - f'_w) / (t_w + 1/B^D_w), the
+ *    chunk whose period (staging + compute, the executor does not overlap
+ *    them) is tau.  iota=x perturbs it to (1 +- x) alpha_w with a sign fixed
+ *    per worker (eq. 20, Table II), to reproduce the paper's inaccuracy runs.
+ *  - Round i > 1 (eq. 1): alpha_i = alpha_{i-1} tau / sigma_{i-1}, sigma being
+ *    the worker's measured period of its previous chunk: the time from the
+ *    end of the chunk before it to its end (lf__wstat total_ns increments:
+ *    claim, port wait, staging, compute).  With sigma_i = k alpha_i + f'
+ *    this is sigma_i = tau + f' - f' tau / sigma_{i-1}, eq. (6) with one
+ *    latency per round instead of two: sigma -> tau when tau >= f' (the
+ *    paper's tau >= 2 f_w suffices).
+ *  - adapt=off is the paper's Baseline: every round is round 1's size.
+ * Sub-chunks (eqs. 2-4).  The executor hands a worker one range per claim
+ * and a worker claims only when idle, so splitting a chunk in two would buy
+ * no overlap; sigma is measured on the whole chunk instead of extrapolated
+ * from the first sub-chunk (eq. 4), which is the quantity eq. (4) estimates.
+ * The start-up delays d_w (eq. 8) cannot be expressed either (a policy
+ * cannot hold a worker back); the one-port executor staggers the first
+ * stagings by itself.
+ *
+ * tau.  tau=<seconds> or tau_ns=<ns>.  Otherwise (documented default) tau =
+ * max(100 f'_max, 20 us): latencies cost at most ~1% of a period, and a
+ * period is no shorter than the executor's calibration target; and, on a
+ * one-port platform, at least the CIP bound of eq. (18) with d_w the
+ * staging time of w's first chunk (times 1 + lambda, lambda=<x>, default 0):
+ * tau >= (1+lambda) sum_w (beta_w + (tau - f'_w)/(t_w + s_w) s_w), solved for
+ * tau in closed form (the paper's loop with an infinitesimal step).  When
+ * the port cannot serve every worker once per period whatever tau is, the
+ * bound is dropped.
+ *
+ * Streams.  Nothing depends on n: the remaining count r only clips, and
+ * with tail=on (default) a chunk is also capped at r S_w / sum S, the
+ * worker's fair share of what is left, so that the end of a finite loop
+ * balances; tail=off is the pure rule.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "policy/factoring.h"
+#include "policy/rounds.h"
+
+#define TAU_OVERHEADS 100.0 /* default tau, in per-chunk overheads */
+#define TAU_FLOOR_NS  20000.0
+
+struct as4dr {
+    double tau_set; /* tau from the spec, ns; 0: derive */
+    double iota;    /* eq. (20) inaccuracy of the first chunk */
+    double lambda;  /* eq. (8) slack of the start-up delays */
+    int adapt;      /* eq. (1) on (AS4DR) or off (Baseline) */
+    int tail;
+    int ready;
+    double tau;   /* the period in use, ns */
+    double sum_s; /* sum_w 1/t_w */
+    double tmean;
+};
+
+static const char as4dr_form[] =
+    "as4dr[,tau=seconds|tau_ns=ns][,adapt=on|off][,iota=x][,lambda=x][,tail=on|off]";
+
+static int onoff(struct lf__params *p, const char *key, int *out, char *err, size_t errlen)
+{
+    const char *val;
+    if (!lf__params_get_str(p, key, &val))
+        return 0;
+    if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
+        *out = 1;
+    else if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0)
+        *out = 0;
+    else {
+        snprintf(err, errlen, "as4dr: %s=%s: expected on or off; accepted: %s", key, val,
+                 as4dr_form);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int as4dr_parse(void *state, struct lf__params *p, char *err, size_t errlen)
+{
+    struct as4dr *st = state;
+    double x;
+    int rc = lf__no_chunk(p, as4dr_form, err, errlen);
+    if (rc)
+        return rc;
+    st->adapt = 1;
+    st->tail = 1;
+    if ((rc = lf__params_get_double(p, "tau", 1e-9, 1e6, &x, err, errlen)) < 0)
+        return rc;
+    if (rc)
+        st->tau_set = x * 1e9;
+    if ((rc = lf__params_get_double(p, "tau_ns", 1.0, 1e15, &x, err, errlen)) < 0)
+        return rc;
+    if (rc) {
+        if (st->tau_set > 0.0) {
+            snprintf(err, errlen, "as4dr: give tau= or tau_ns=, not both; accepted: %s",
+                     as4dr_form);
+            return -EINVAL;
+        }
+        st->tau_set = x;
+    }
+    if ((rc = lf__params_get_double(p, "iota", 0.0, 0.99, &st->iota, err, errlen)) < 0)
+        return rc;
+    if ((rc = lf__params_get_double(p, "lambda", 0.0, 100.0, &st->lambda, err, errlen)) < 0)
+        return rc;
+    if ((rc = onoff(p, "adapt", &st->adapt, err, errlen)) < 0)
+        return rc;
+    return onoff(p, "tail", &st->tail, err, errlen);
+}
+
+static double t_of(const struct as4dr *st, const struct lf__view *v, int j)
+{
+    double t = lf__rounds_ipt(v, j);
+    return t > 0.0 ? t : st->tmean;
+}
+
+/* Fix tau (see the header) and the team's speed sum. */
+static void as4dr_calibrated(void *state, const struct lf__view *v, uint64_t r)
+{
+    struct as4dr *st = state;
+    (void)r;
+    int P = v->nworkers;
+    double sum = 0.0, fmax = 0.0;
+    int known = 0;
+    for (int j = 0; j < P; j++) {
+        double t = lf__rounds_ipt(v, j);
+        if (t > 0.0) {
+            sum += t;
+            known++;
+        }
+        double f = lf__rounds_overhead(v, j);
+        fmax = f > fmax ? f : fmax;
+    }
+    st->tmean = known ? sum / known : 1.0;
+    st->sum_s = 0.0;
+    for (int j = 0; j < P; j++)
+        st->sum_s += 1.0 / t_of(st, v, j);
+    if (st->tau_set > 0.0) {
+        st->tau = st->tau_set;
+    } else {
+        st->tau = fmax * TAU_OVERHEADS;
+        if (st->tau < TAU_FLOOR_NS)
+            st->tau = TAU_FLOOR_NS;
+        if (v->one_port) {
+            /* eq. (18) with eq. (13): tau (1 - L sum q_w) >= L sum (beta_w - q_w f_w),
+             * q_w = s_w / (t_w + s_w), L = 1 + lambda. */
+            double L = 1.0 + st->lambda, q = 0.0, rhs = 0.0;
+            for (int j = 0; j < P; j++) {
+                double s = lf__loadd_relaxed(&v->w[j].stage_ns_per_iter);
+                double qw = s / (t_of(st, v, j) + s);
+                q += qw;
+                rhs += lf__loadd_relaxed(&v->w[j].stage_lat_ns) - qw * lf__rounds_overhead(v, j);
+            }
+            double coef = 1.0 - L * q;
+            if (coef > 0.0 && L * rhs / coef > st->tau)
+                st->tau = L * rhs / coef;
+        }
+    }
+    st->ready = 1;
+}
+
+/* +1 or -1, fixed per worker: the random sign of eq. (20). */
+static double sign_of(int w)
+{
+    uint32_t h = (uint32_t)w * 2654435761u;
+    h ^= h >> 15;
+    return (h >> 7) & 1u ? 1.0 : -1.0;
+}
+
+static uint64_t as4dr_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+{
+    const struct as4dr *st = state;
+    if (!st->ready)
+        return lf__div_ceil(r, 2 * (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
+    double tw = t_of(st, v, w), sw = lf__loadd_relaxed(&v->w[w].stage_ns_per_iter);
+    /* Round 1: CIP's alpha_w (eq. 13), perturbed by eq. (20). */
+    double c = (st->tau - lf__rounds_overhead(v, w)) / (tw + sw);
+    if (!(c >= 1.0))
+        c = 1.0;
+    c *= 1.0 + sign_of(w) * st->iota;
+    if (st->adapt && lf__rounds_done(v, w) > 0) {
+        double sigma = lf__loadd_relaxed(&v->w[w].pol[LF__RP_PERIOD]);
+        uint64_t last = lf__load_relaxed(&v->w[w].last_iters);
+        if (sigma > 0.0 && last > 0)
+            c = (double)last * st->tau / sigma; /* eq. (1) */
+    }
+    if (st->tail && st->sum_s > 0.0) {
+        double share = (double)r / (tw * st->sum_s);
+        if (c > share)
+            c = share;
+    }
+    return lf__chunk_round(c, r);
+}
+
+const struct lf__policy lf__policy_as4dr = {
+    .name = "as4dr",
+    .synopsis = "as4dr[,tau=s][,adapt=on|off][,iota=x][,lambda=x][,tail=on|off]",
+    .help = "target period tau: first chunk (tau - f)/(t + 1/B) (CIP), then "
+            "alpha_i = alpha_{i-1} tau/sigma_{i-1} from each worker's measured period (seed 001 "
+            "eqs. 1, 6, 13, 18, 20)",
+    .flags = LF__P_CALIB,
+    .state_size = sizeof(struct as4dr),
+    .parse = as4dr_parse,
+    .calibrated = as4dr_calibrated,
+    .chunk = as4dr_chunk,
+    .feedback = lf__rounds_feedback,
+};

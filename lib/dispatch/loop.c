@@ -132,19 +132,25 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     s->t_begin = now;
     s->instance = g;
     memset(s->view.w, 0, P * sizeof *s->view.w);
-    pthread_mutex_lock(&l->mem_lock);
-    double claim_ns = l->claim_ns;
-    int use_mem = l->mem_valid && l->sched.memory && !l->sched.cal_paper;
-    for (size_t t = 0; t < P; t++) {
-        s->cal0[t] = l->sched.cal_paper ? 1 : (l->mem_cal[t] ? l->mem_cal[t] : 1);
-        if (use_mem)
-            lf__stored_relaxed(&s->view.w[t].calib_ipt, l->mem_ipt[t]);
+    /* What the site learned matters only to schedules that calibrate or
+     * read times; the others skip the lock. */
+    double claim_ns = 0.0;
+    int use_mem = 0;
+    if (pol->flags & (LF__P_CALIB | LF__P_MEASURE | LF__P_MAYSTOP)) {
+        pthread_mutex_lock(&l->mem_lock);
+        claim_ns = l->claim_ns;
+        use_mem = l->mem_valid && l->sched.memory && !l->sched.cal_paper;
+        for (size_t t = 0; t < P; t++) {
+            s->cal0[t] = l->sched.cal_paper ? 1 : (l->mem_cal[t] ? l->mem_cal[t] : 1);
+            if (use_mem)
+                lf__stored_relaxed(&s->view.w[t].calib_ipt, l->mem_ipt[t]);
+        }
+        pthread_mutex_unlock(&l->mem_lock);
     }
-    pthread_mutex_unlock(&l->mem_lock);
     s->view.n = n;
     s->view.claim_ns = claim_ns;
     s->view.calibrated_from_memory = 0;
-    memcpy(s->pstate, l->sched.state, sizeof s->pstate);
+    memcpy(s->pstate, l->sched.state, pol->state_size);
     atomic_init(&s->next, 0);
     atomic_init(&s->done, 0);
     atomic_init(&s->calib_reports, 0);
@@ -226,7 +232,7 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
     th->fast_chunks = th->fast_iters = 0;
     th->stopped = 0;
     th->k = 0;
-    th->t_prev_end = lf__ticks();
+    th->t_prev_end = spins ? lf__ticks() : now; /* a wait for the slot is not scheduling */
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
     th->cal_size = s->cal0[tid];
     return 0;
@@ -360,7 +366,10 @@ static inline uint64_t claim_fa(struct lf__slot *s, uint64_t *lo)
     return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
 }
 
-int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
+/* Everything but the untimed fixed-size claim: kept out of line so that the
+ * fast path in lf_loop_next needs no stack frame. */
+static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
+                                               unsigned long *count)
 {
     struct lf__thr *th = &l->thr[tid];
     struct lf__slot *s = th->cur;
@@ -433,6 +442,24 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
     *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
     *count = c;
     return 1;
+}
+
+int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
+{
+    struct lf__thr *th = &l->thr[tid];
+    struct lf__slot *s = th->cur;
+    if (s && s->untimed && s->fa_chunk) {
+        /* The fast path: a fixed-size claim nobody times. */
+        uint64_t lo, c = claim_fa(s, &lo);
+        if (!c)
+            return 0;
+        th->fast_chunks++;
+        th->fast_iters += c;
+        *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+        *count = c;
+        return 1;
+    }
+    return next_slow(l, tid, first, count);
 }
 
 /* Remember what this execution measured, or drop the memory when the rates

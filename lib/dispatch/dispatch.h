@@ -72,7 +72,9 @@ struct lf__thr {
     uint64_t cpu_start;     /* thread CPU ns at that moment (calibration only) */
     uint64_t k;             /* index of its next static chunk */
     uint64_t cal_size;      /* calibration chunk size */
-    uint64_t fast_chunks;   /* untimed path: chunks and iterations taken */
+    uint64_t fast_chunks;   /* untimed size-dependent path: chunks and iterations
+                               taken (the fixed-size path counts nothing: its
+                               loop has ceil(n / c) chunks) */
     uint64_t fast_iters;
     int calibrating;        /* 1 until its calibration is reported */
     int chunk_calib;        /* its outstanding chunk was claimed during calibration */
@@ -90,7 +92,7 @@ struct lf_loop {
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];
-    struct lf__thr *thr;     /* P entries */
+
     struct lf__wstat *wmem;  /* LF__RING * P statistics slots */
     /* What the call site learned: written by the last member out of a loop,
      * read by the initialiser of another, possibly at the same time, so
@@ -101,6 +103,8 @@ struct lf_loop {
     uint64_t *mem_cal;       /* P: calibration chunk size that was long enough */
     double claim_ns;
     struct lf_loop_stats last;
+    /* P members, inline so that a claim reaches its slot in one load. */
+    struct lf__thr thr[];
 };
 
 /* Ticks → nanoseconds since the clock's epoch (for traces). */

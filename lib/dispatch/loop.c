@@ -53,25 +53,24 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (!out || nthreads < 1)
         return -EINVAL;
     lf__clock_init();
-    struct lf_loop *l = aligned_alloc(LF__CACHELINE, sizeof *l);
+    size_t bytes = sizeof(struct lf_loop) + (size_t)nthreads * sizeof(struct lf__thr);
+    struct lf_loop *l = aligned_alloc(LF__CACHELINE, bytes);
     if (!l)
         return -ENOMEM;
-    memset(l, 0, sizeof *l);
+    memset(l, 0, bytes);
     pthread_mutex_init(&l->mem_lock, NULL);
     l->P = nthreads;
     l->sched = (s ? s : lf_schedule_default())->s;
     snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
     l->tracing = lf__trace_enabled();
     size_t P = (size_t)nthreads;
-    l->thr = aligned_alloc(LF__CACHELINE, P * sizeof *l->thr);
     l->wmem = aligned_alloc(LF__CACHELINE, LF__RING * P * sizeof *l->wmem);
     l->mem_ipt = calloc(P, sizeof *l->mem_ipt);
     l->mem_cal = calloc(P, sizeof *l->mem_cal);
-    if (!l->thr || !l->wmem || !l->mem_ipt || !l->mem_cal) {
+    if (!l->wmem || !l->mem_ipt || !l->mem_cal) {
         lf_loop_destroy(l);
         return -ENOMEM;
     }
-    memset(l->thr, 0, P * sizeof *l->thr);
     memset(l->wmem, 0, LF__RING * P * sizeof *l->wmem);
     for (int r = 0; r < LF__RING; r++) {
         struct lf__slot *sl = &l->ring[r];
@@ -112,7 +111,6 @@ void lf_loop_destroy(lf_loop *l)
         }
         free(l->ring[r].cal0);
     }
-    free(l->thr);
     free(l->wmem);
     free(l->mem_ipt);
     free(l->mem_cal);
@@ -453,8 +451,6 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
         uint64_t lo, c = claim_fa(s, &lo);
         if (!c)
             return 0;
-        th->fast_chunks++;
-        th->fast_iters += c;
         *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
         *count = c;
         return 1;
@@ -512,7 +508,7 @@ void lf_loop_end(lf_loop *l, int tid)
         return;
     if (th->chunk_n) /* left early: still account for the last chunk */
         complete_chunk(l, s, th, tid, lf__ticks());
-    if (th->fast_chunks) {
+    if (s->untimed) {
         /* Untimed path: book the counts, and the time since entry as busy. */
         struct lf__wstat *w = &s->view.w[tid];
         uint64_t ns = lf__ticks_to_ns(lf__ticks() - th->t_prev_end);
@@ -548,7 +544,9 @@ void lf_loop_end(lf_loop *l, int tid)
         chunks += lf__load_relaxed(&w->chunks);
     }
     pthread_mutex_lock(&l->mem_lock);
-    if (chunks)
+    if (s->untimed && s->fa_chunk) /* fixed size: every chunk but the last is full */
+        st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
+    else if (chunks)
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)chunks;
     st.drifted = update_memory(l, s);
     l->last = st;

@@ -384,19 +384,31 @@ static void test_multi_k_from_dispersion(void)
     struct rig g;
     /* eq. (8) with times 1..4 and S = 64: k = 1.8915; w1's first chunk is
      * floor(64/1.8915 * .48 + .5) = 16, w4's floor(64/1.8915 * .12 + .5) = 4. */
-    paper_rig(&g, "multi,min=1");
+    paper_rig(&g, "multi,min=1,kmin=1");
     CU_ASSERT_EQUAL(chunk(&g, 0, 64), 16);
     CU_ASSERT_EQUAL(chunk(&g, 1, 64), 8);
     CU_ASSERT_EQUAL(chunk(&g, 3, 64), 4);
     rig_close(&g);
-    /* CV = 0: k = 1, a single round of equal shares */
-    rig_open(&g, "multi", 4, 104);
+    /* CV = 0: k = 1, a single round of equal shares (kmin=1, the paper) */
+    rig_open(&g, "multi,kmin=1", 4, 104);
     for (int j = 0; j < 4; j++)
         calib(&g, j, 1, 5, 1.0, 0.0, 1.0);
     calibrated(&g, 100);
     for (int j = 0; j < 4; j++)
         CU_ASSERT_EQUAL(chunk(&g, j, 100 - 25 * (uint64_t)j), 25);
     rig_close(&g);
+    /* ... and by default k never falls below kmin = 2: half the work in the
+     * first round, floor(100/2 * .25 + .5) = 13 each */
+    rig_open(&g, "multi", 4, 104);
+    for (int j = 0; j < 4; j++)
+        calib(&g, j, 1, 5, 1.0, 0.0, 1.0);
+    calibrated(&g, 100);
+    for (int j = 0; j < 4; j++)
+        CU_ASSERT_EQUAL(chunk(&g, j, 100), 13);
+    rig_close(&g);
+    /* eq. (8) itself: CV = 0 gives k = 1 for any S; k grows as ln(S)^CV */
+    CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(1e6, 0.0), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(1e6, 0.5), sqrt(log(1e6)), 1e-9);
 }
 
 static void test_multi_min_chunk_rule(void)

@@ -69,7 +69,8 @@ struct lf__thr {
     uint64_t chunk_n;       /* its size, 0 when none is outstanding */
     uint64_t t_prev_end;    /* ticks when the previous chunk ended (or entry) */
     uint64_t t_start;       /* ticks when the outstanding chunk was handed out */
-    uint64_t cpu_start;     /* thread CPU ns at that moment (calibration only) */
+    uint64_t cal_t0;        /* ticks and thread CPU ns when its calibration began */
+    uint64_t cal_cpu0;
     uint64_t k;             /* index of its next static chunk */
     uint64_t cal_size;      /* calibration chunk size */
     uint64_t fast_chunks;   /* untimed size-dependent path: chunks and iterations

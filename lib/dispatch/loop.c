@@ -53,6 +53,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (!out || nthreads < 1)
         return -EINVAL;
     lf__clock_init();
+    (void)lf__topo(); /* load the topology now, not inside a loop's calibration */
     size_t bytes = sizeof(struct lf_loop) + (size_t)nthreads * sizeof(struct lf__thr);
     struct lf_loop *l = aligned_alloc(LF__CACHELINE, bytes);
     if (!l)
@@ -275,11 +276,15 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
                                                       th->t_start, now};
     }
     if (th->calibrating) {
-        uint64_t cpu = lf__thread_cpu_ns() - th->cpu_start;
         if (l->sched.cal_paper || busy >= l->sched.cal_ns) {
-            /* Calibration of this member is in (seed 000 §3.1: t_i, a_i, l_i). */
-            lf__stored_relaxed(&w->calib_ipt, (double)busy / (double)th->chunk_n);
-            lf__stored_relaxed(&w->avail, busy ? fmin(1.0, (double)cpu / (double)busy) : 1.0);
+            /* Calibration of this member is in (seed 000 §3.1: t_i, a_i, l_i),
+             * over all its calibration chunks: the time per iteration, and the
+             * share of the wall time it had a CPU (availability). */
+            uint64_t cpu = lf__thread_cpu_ns() - th->cal_cpu0;
+            uint64_t wall = lf__ticks_to_ns(now - th->cal_t0);
+            lf__stored_relaxed(&w->calib_ipt, (double)lf__load_relaxed(&w->busy_ns) /
+                                                  (double)lf__load_relaxed(&w->iters));
+            lf__stored_relaxed(&w->avail, wall ? fmin(1.0, (double)cpu / (double)wall) : 1.0);
             lf__stored_relaxed(&w->latency_ns, (double)(total - busy));
             lf__stored_relaxed(&w->bm, lf__perf_bm_self());
             th->calibrating = 0;
@@ -419,8 +424,10 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
         if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
             c = claim_fixed_cas(s, th->cal_size, &lo);
             calib = 1;
-            if (th->calibrating && c)
-                th->cpu_start = lf__thread_cpu_ns();
+            if (th->calibrating && c && lf__load_relaxed(&s->view.w[tid].chunks) == 0) {
+                th->cal_t0 = now;
+                th->cal_cpu0 = lf__thread_cpu_ns();
+            }
         } else {
             c = claim_policy(l, s, tid, &lo);
         }

@@ -3,7 +3,12 @@
  * Calibration gives each worker a time per iteration t_i.  From the
  * dispersion of those times, k = ln(S)^CV (eqs. 7-8) with S = r, the
  * iterations still unclaimed when calibration ends (k = 1 when S <= e), or
- * a fixed k=<x>.  The first installment is one round computed from that
+ * a fixed k=<x>.  Unless k is fixed, k is at least kmin (kmin=<x>, default
+ * 2): a calibration of microseconds cannot see time sharing at the OS's
+ * millisecond granularity (a thread on a core shared with another process
+ * measures full speed inside its time slice), and with k = 1 such a wrong
+ * estimate would be staked on a single round.  kmin=1 gives the paper's
+ * single round when CV ~ 0.  The first installment is one round computed from that
  * same r: worker i's first chunk after calibration is floor(r/k*F_i + 1/2)
  * (eq. 9) with F_i from the calibration times (eq. 4).  Every later request
  * gets floor(R/k*F_i + 1/2) of the R iterations then unclaimed, with F
@@ -46,6 +51,7 @@
 
 struct multi {
     double k_fixed;  /* k=<x>; 0 means eq. (8) */
+    double k_min;    /* kmin=<x>: floor under eq. (8) */
     uint64_t min;    /* min=<n>; 0 means derived */
     int ready;       /* calibrated() ran */
     double k;        /* the installment factor in use */
@@ -64,6 +70,11 @@ static int multi_parse(void *state, struct lf__params *p, char *err, size_t errl
         return rc;
     if (rc == 0)
         st->k_fixed = 0.0;
+    rc = lf__params_get_double(p, "kmin", 1.0, 1e9, &st->k_min, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        st->k_min = 2.0;
     rc = lf__params_get_u64(p, "min", 1, UINT64_MAX / 2, &st->min, err, errlen);
     if (rc < 0)
         return rc;
@@ -104,7 +115,7 @@ static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
         st->sum_inv0 += 1.0 / lf__t_or(t, st->tmean0);
     }
     st->cv = (k >= 2 && mean > 0.0) ? sqrt(m2 / k) / mean : 0.0; /* eq. (7), population sigma */
-    st->k = st->k_fixed >= 1.0 ? st->k_fixed : lf__install_factor((double)r, st->cv);
+    st->k = st->k_fixed >= 1.0 ? st->k_fixed : fmax(st->k_min, lf__install_factor((double)r, st->cv));
     st->r0 = (double)r;
     st->ready = 1;
 }
@@ -185,7 +196,7 @@ static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, 
 
 const struct lf__policy lf__policy_multi = {
     .name = "multi",
-    .synopsis = "multi[,k=x][,min=n]",
+    .synopsis = "multi[,k=x][,kmin=x][,min=n]",
     .help = "adaptive multi-round: k = ln(S)^CV installments of floor(R/k*F_i + 1/2), F refreshed "
             "from each thread's latest chunk; multi,n is min=n (seed 000 eqs. 4, 7-9, §3.2.2, "
             "SCH_MULTI)",

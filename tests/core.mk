@@ -1,6 +1,6 @@
 # Tests of the core: spec parsing, exactly-once coverage through the API and
 # through the LF_FOR macros (gcc/libgomp, and clang/libomp when present).
-EXTRA_DIST += tests/lfcu.h tests/cover.h tests/test_bad_schedule.sh tests/example.c
+EXTRA_DIST += tests/lfcu.h tests/cover.h tests/simlog.h tests/test_bad_schedule.sh tests/example.c
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_params tests/test_coverage tests/test_dispatch
 TESTS += tests/test_params tests/test_coverage tests/test_dispatch

@@ -8,21 +8,8 @@
 #include "lfcu.h"
 #include "policy/rounds.h"
 #include "sim_core.h"
+#include "simlog.h"
 
-struct log {
-    struct lf__sim_chunk *c;
-    size_t n, cap;
-};
-
-static void log_chunk(void *ctx, const struct lf__sim_chunk *c)
-{
-    struct log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->c = realloc(l->c, l->cap * sizeof *l->c);
-    }
-    l->c[l->n++] = *c;
-}
 
 /* Run spec over n unit-cost iterations on pf, logging chunks; 0 or -errno. */
 static int run(const struct lf__sim_platform *pf, const char *spec, uint64_t n, struct log *lg,

@@ -6,22 +6,8 @@
 
 #include "lfcu.h"
 #include "sim_core.h"
+#include "simlog.h"
 
-/* Every chunk of one run, in completion order. */
-struct log {
-    struct lf__sim_chunk *c;
-    size_t n, cap;
-};
-
-static void log_chunk(void *ctx, const struct lf__sim_chunk *c)
-{
-    struct log *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->c = realloc(l->c, l->cap * sizeof *l->c);
-    }
-    l->c[l->n++] = *c;
-}
 
 /* Run spec on pf over wl, logging chunks into lg (may be NULL); 0 or -errno. */
 static int run(const struct lf__sim_platform *pf, const char *spec, struct lf__sim_workload *wl,

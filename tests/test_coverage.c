@@ -186,6 +186,11 @@ static void test_misuse_returns_einval(void)
     lf_loop_end(loop, 1);
     CU_ASSERT_EQUAL(total, 10);
     CU_ASSERT_EQUAL(lf_loop_next(loop, 0, &first, &cnt), 0); /* outside any loop */
+    CU_ASSERT_EQUAL(lf_loop_next(loop, 2, &first, &cnt), 0);    /* tid out of range */
+    CU_ASSERT_EQUAL(lf_loop_next(loop, -1, &first, &cnt), 0);
+    CU_ASSERT_EQUAL(lf_loop_next(NULL, 0, &first, &cnt), 0);
+    lf_loop_end(loop, 5); /* ignored */
+    lf_loop_end(NULL, 0);
     lf_loop_destroy(loop);
 }
 

@@ -369,6 +369,13 @@ static inline uint64_t claim_fa(struct lf__slot *s, uint64_t *lo)
     return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
 }
 
+/* The loop index of logical iteration k of slot s (wrapping arithmetic: the
+ * result is in range by construction). */
+static inline long index_of(const struct lf__slot *s, uint64_t k)
+{
+    return (long)((unsigned long)s->lo + (unsigned long)k * (unsigned long)s->incr);
+}
+
 /* Everything but the untimed fixed-size claim: kept out of line so that the
  * fast path in lf_loop_next needs no stack frame. */
 static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
@@ -379,11 +386,10 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
     if (!s)
         return 0;
     if (s->untimed) {
-        /* Nobody reads this schedule's times: claim, count, no clock. */
+        /* Nobody reads this schedule's times: claim, count, no clock (the
+         * fixed-size case never gets here, see lf_loop_next). */
         uint64_t lo = 0, c;
-        if (s->fa_chunk)
-            c = claim_fa(s, &lo);
-        else if (l->sched.pol->flags & LF__P_STATIC)
+        if (l->sched.pol->flags & LF__P_STATIC)
             c = l->sched.pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
         else
             c = claim_policy(l, s, tid, &lo);
@@ -391,7 +397,7 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
             return 0;
         th->fast_chunks++;
         th->fast_iters += c;
-        *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+        *first = index_of(s, lo);
         *count = c;
         return 1;
     }
@@ -444,13 +450,15 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
     lf__stored_relaxed(&s->view.w[tid].cur_start_ns, now_ns);
     lf__store_relaxed(&s->view.w[tid].cur_iters, c);
     th->t_start = lf__ticks();
-    *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+    *first = index_of(s, lo);
     *count = c;
     return 1;
 }
 
 int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
 {
+    if (!l || (unsigned)tid >= (unsigned)l->P)
+        return 0; /* misuse: no chunk, nothing touched */
     struct lf__thr *th = &l->thr[tid];
     struct lf__slot *s = th->cur;
     if (s && s->untimed && s->fa_chunk) {
@@ -458,7 +466,7 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
         uint64_t lo, c = claim_fa(s, &lo);
         if (!c)
             return 0;
-        *first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+        *first = index_of(s, lo);
         *count = c;
         return 1;
     }

@@ -12,7 +12,6 @@ bin_PROGRAMS += bench/lf-sim
 bench_lf_sim_SOURCES = bench/lf-sim.c
 bench_lf_sim_LDADD = bench/libsim.la libloopfarm-internal.la -lm
 
-EXTRA_DIST += doc/lf-sim.md
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_sim

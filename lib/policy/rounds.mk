@@ -8,7 +8,6 @@ libloopfarm_la_SOURCES += \
 	lib/policy/umr.c \
 	lib/policy/fifo.c
 
-EXTRA_DIST += doc/reproductions.md
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_seed_rounds

@@ -32,7 +32,10 @@
  * DLT optimality principle: all workers should finish together, seed 000
  * §1).  "Could finish" uses each other worker's latest time per iteration
  * and the chunk it has in flight; workers that stopped or have no
- * measurement are not counted on.  The executor never lets the last active
+ * measurement are not counted on.  The rule only acts on the last few
+ * iterations, R <= the number of workers still active (in Table 1, R = 3
+ * with 4): estimates from earlier chunks say little about the cost of the
+ * remaining iterations when costs vary along the loop (a Mandelbrot image).  The executor never lets the last active
  * worker stop (LF__P_MAYSTOP).
  *
  * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
@@ -153,6 +156,11 @@ static uint64_t min_chunk(const struct multi *st, const struct lf__view *v, doub
  * finishes one more (see "Stopping" above). */
 static int others_finish_first(const struct lf__view *v, int w, double tw, uint64_t r)
 {
+    int active = 0;
+    for (int j = 0; j < v->nworkers; j++)
+        active += !lf__load_relaxed(&v->w[j].stopped);
+    if (r > (uint64_t)active)
+        return 0;
     double now = lf__loadd_relaxed(&v->w[w].now_ns);
     double mine = now + tw;
     for (int j = 0; j < v->nworkers; j++) {

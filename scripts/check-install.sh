@@ -6,9 +6,12 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-make -C "$build" install prefix="$prefix" >"$prefix/install.log" 2>&1 || { cat "$prefix/install.log"; echo "make install failed"; exit 1; }
+# Stage the installation (DESTDIR) under a scratch directory: libtool only
+# relinks libraries into the prefix they were configured for.
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+make -C "$build" install DESTDIR="$stage" >"$stage/install.log" 2>&1 || { cat "$stage/install.log"; echo "make install failed"; exit 1; }
+prefix="$stage$(sed -n 's/^prefix = //p' "$build/Makefile")"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # The .pc file names the configured prefix; point it at the scratch one.
 pc="pkg-config --define-variable=prefix=$prefix"
@@ -16,6 +19,11 @@ export LD_LIBRARY_PATH="$prefix/lib"
 for h in loopfarm.h loopfarm/omp.h; do
     [ -f "$prefix/include/$h" ] || { echo "FAIL: $h not installed"; exit 1; }
 done
+# The preload shim is installed beside the library (when OpenMP was found).
+if grep -q '^OPENMP_CFLAGS = .' "$build/Makefile" && [ ! -f "$prefix/lib/libloopfarm-gomp.so" ]; then
+    echo "FAIL: libloopfarm-gomp.so not installed"
+    exit 1
+fi
 # Only the public API is exported.
 bad=$(nm -D --defined-only "$prefix/lib/libloopfarm.so" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -v '^lf_' | grep -v '^_' || true)
 [ -z "$bad" ] || { echo "FAIL: exported non-public symbols: $bad"; exit 1; }
@@ -41,5 +49,39 @@ for cc in gcc clang; do
         fi
     done
 done
+# The README's "existing application" recipe: an unmodified OpenMP program
+# preloaded with the installed shim prints what it prints bare.
+if [ -f "$prefix/lib/libloopfarm-gomp.so" ]; then
+    cat >"$stage/app.c" <<'EOF_APP'
+#include <stdio.h>
+int main(void)
+{
+    double s = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : s)
+    for (long i = 0; i < 3000000; i++)
+        s += (i % 7) * 0.5;
+    printf("%.1f\n", s);
+    return 0;
+}
+EOF_APP
+    gcc -fopenmp -O2 "$stage/app.c" -o "$stage/app"
+    want=$("$stage/app")
+    for s in multi af "dynamic,8" fac2; do
+        got=$(LD_PRELOAD="$prefix/lib/libloopfarm-gomp.so" LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$stage/app" 2>&1)
+        if [ "$got" = "$want" ]; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: preloaded shim, LF_SCHEDULE=$s: printed '$got', bare '$want'"
+            fail=$((fail + 1))
+        fi
+    done
+    verbose=$(LD_PRELOAD="$prefix/lib/libloopfarm-gomp.so" LF_SCHEDULE=multi LF_VERBOSE=1 "$stage/app" 2>&1 >/dev/null)
+    if printf '%s' "$verbose" | grep -q "taking schedule(dynamic)"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: LF_VERBOSE=1 does not say the shim took the loop: $verbose"
+        fail=$((fail + 1))
+    fi
+fi
 echo "installed-library check: $pass passed, $fail failed"
 [ $fail -eq 0 ]

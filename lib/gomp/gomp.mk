@@ -1,0 +1,76 @@
+# libloopfarm-gomp: the preload shim that puts loopfarm under GCC's OpenMP loops in
+# unmodified binaries (lib/gomp/shim.c, doc/gomp-shim.md), and its conformance suite:
+# plain OpenMP programs (no loopfarm header) run bare and preloaded by tests/gomp/run.sh.
+EXTRA_DIST += tests/gomp/run.sh tests/gomp/check.h doc/gomp-shim.md
+if HAVE_OPENMP
+lib_LTLIBRARIES += libloopfarm-gomp.la
+libloopfarm_gomp_la_SOURCES = lib/gomp/shim.c
+libloopfarm_gomp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING
+libloopfarm_gomp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+libloopfarm_gomp_la_LIBADD = libloopfarm.la -ldl
+libloopfarm_gomp_la_LDFLAGS = -shared -avoid-version $(OPENMP_CFLAGS)
+
+GOMP_CONFORMANCE = \
+	tests/gomp/g_dynamic tests/gomp/g_guided tests/gomp/g_runtime tests/gomp/g_monotonic \
+	tests/gomp/g_combined tests/gomp/g_nowait tests/gomp/g_reduction tests/gomp/g_ordered \
+	tests/gomp/g_doacross tests/gomp/g_collapse tests/gomp/g_ull tests/gomp/g_bigbounds \
+	tests/gomp/g_nested tests/gomp/g_orphan tests/gomp/g_many tests/gomp/g_legacy \
+	tests/gomp/g_cancel
+check_PROGRAMS += $(GOMP_CONFORMANCE)
+# Compiled as any OpenMP program is: no loopfarm include path, no loopfarm library.
+GOMP_CONF_CPPFLAGS = -I$(top_srcdir)/tests/gomp
+GOMP_CONF_CFLAGS = -std=gnu11 -O2 -Wall $(OPENMP_CFLAGS)
+tests_gomp_g_dynamic_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_dynamic_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_dynamic_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_guided_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_guided_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_guided_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_runtime_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_runtime_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_runtime_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_monotonic_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_monotonic_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_monotonic_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_combined_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_combined_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_combined_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_nowait_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_nowait_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_nowait_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_reduction_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_reduction_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_reduction_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_ordered_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_ordered_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_ordered_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_doacross_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_doacross_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_doacross_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_collapse_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_collapse_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_collapse_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_ull_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_ull_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_ull_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_bigbounds_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_bigbounds_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_bigbounds_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_nested_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_nested_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_nested_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_orphan_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_orphan_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_orphan_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_many_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_many_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_many_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_legacy_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_legacy_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_legacy_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_cancel_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_cancel_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_cancel_LDFLAGS = $(OPENMP_CFLAGS)
+
+TESTS += tests/gomp/run.sh
+endif

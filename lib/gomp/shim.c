@@ -1,0 +1,879 @@
+/* lib/gomp/shim.c - libloopfarm-gomp: loopfarm's schedules under the worksharing loops of
+ * unmodified GCC binaries.
+ *
+ * Preloaded (LD_PRELOAD) or linked ahead of libgomp, this library defines the loop entry
+ * points GCC emits and, for each loop, either schedules it with loopfarm or hands every call
+ * unchanged to libgomp's own definition (found with dlsym(RTLD_NEXT, ...), all names at once,
+ * on the first call, under pthread_once).
+ *
+ * Never worse than absent.  With neither LF_SCHEDULE nor LF_REPLACE set (or both empty),
+ * every entry point forwards its arguments to libgomp and returns its result: the shim is one
+ * pthread_once check and a call.
+ *
+ * Which loops are taken.  The decision is made at a loop's start (or, for the combined
+ * `parallel for` forms, before the team starts) from the schedule the program gave, the
+ * environment and the bounds only, so all members of a team decide alike:
+ *   - schedule(dynamic[,c]), schedule(guided[,c]), monotonic or not: taken under
+ *     LF_REPLACE's entry for that kind when there is one, else under LF_SCHEDULE;
+ *   - schedule(runtime) (and the generic GOMP_loop_start with code GFS_RUNTIME): the run-sched
+ *     ICV (omp_get_schedule) picks the kind; dynamic, guided and auto are taken under
+ *     LF_REPLACE's "runtime:" entry, else LF_SCHEDULE, else LF_REPLACE's entry for that kind;
+ *     static stays with libgomp;
+ *   - an entry "kind:gomp" leaves that kind to libgomp;
+ *   - never taken: static and auto in the source, ordered, doacross (they have entry points
+ *     of their own that the shim does not define), GOMP_loop_start / GOMP_loop_ull_start with
+ *     task reductions or a `mem` block (lastprivate(conditional), scan: libgomp keeps state
+ *     in the work share for them) or with istart == NULL, loops nested deeper than
+ *     SHIM_LEVELS levels, and loops of more than LONG_MAX scheduling units.
+ * LF_REPLACE's grammar: entries "kind:spec" separated by ',' or ';', where kind is dynamic,
+ * guided, runtime or auto and spec a loopfarm schedule ("multi", "dynamic,4", "af,k=2": the
+ * tokens that follow an entry up to the next "kind:" belong to its spec), plus "chunk:honour"
+ * (default) or "chunk:ignore".
+ *
+ * Chunk sizes.  An explicit chunk c is honoured by scheduling the loop in units of c
+ * iterations: loopfarm sees ceil(n/c) units and every chunk it hands out is expanded back, so
+ * every chunk but the loop's last is a multiple of c.  chunk:ignore lets loopfarm size chunks
+ * in single iterations.  A loopfarm spec's own chunk ("dynamic,4") then counts units.
+ *
+ * Monotonic loops.  loopfarm claims chunks from one shared counter that only moves forward
+ * (lib/dispatch/loop.c: fetch-add or CAS from the current value), so any one thread's chunks
+ * of a loop come in increasing order: every loop the shim takes is monotonic, which satisfies
+ * both monotonic and nonmonotonic schedules.
+ *
+ * Iteration spaces.  Every taken loop, long or unsigned long long, counting up or down, is
+ * scheduled as the logical space [0, units) with step 1; a chunk [u0, u1) of units becomes
+ * iterations [u0*c, min(u1*c, n)) and is returned in GOMP's convention: istart = start +
+ * j0*incr, iend = start + j1*incr (exclusive, below istart when counting down), except that
+ * the loop's last chunk ends at the program's own end, as libgomp's do.  Trip counts are
+ * computed in unsigned arithmetic, so bounds near LONG_MAX or ULLONG_MAX do not overflow.
+ *
+ * Teams.  A team's loops go through the loop handle lf_omp_team_loop finds for (site, spec,
+ * team size, ancestor thread numbers); the shim has one static site per schedule entry
+ * (dynamic, guided, runtime-dynamic, runtime-guided, runtime-auto).  Members enter loops
+ * without a barrier and may run ahead through nowait loops, as lib/dispatch allows.
+ * Limitation shared with LF_FOR: teams started at the same time by different threads that
+ * are not in an OpenMP team themselves (two pthreads each opening a parallel region) are
+ * indistinguishable; do not set LF_SCHEDULE/LF_REPLACE for such programs.
+ *
+ * Per-thread state.  _next and _end are shared by the loops the shim takes and those it does
+ * not, so each thread keeps, per nesting level (omp_get_level()), the loop it is in if that
+ * loop is the shim's; a count of such levels lets _next skip the lookup when it is zero.
+ *
+ * Ends.  GOMP_loop_end is lf_loop_end then GOMP_barrier (the loop's closing barrier; the shim
+ * made no libgomp work share to release); GOMP_loop_end_nowait is lf_loop_end alone;
+ * GOMP_loop_end_cancel returns GOMP_barrier_cancel's answer.
+ *
+ * Combined forms.  GOMP_parallel_loop_{dynamic,guided,runtime,...}: when taken, the shim calls
+ * GOMP_parallel with a wrapper that enters the loopfarm loop on each member and then runs the
+ * program's function, whose first _next gets the first chunk.  The GOMP 1.0 forms
+ * GOMP_parallel_loop_*_start are handled alike through GOMP_parallel_start: the calling thread
+ * enters the loop before returning (it runs the function itself), and the wrapper's context is
+ * freed in GOMP_parallel_end.
+ *
+ * LF_VERBOSE=1 prints the configuration once and, once per schedule entry, the first loop of
+ * each kind the shim takes.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <loopfarm.h>
+
+#define SHIM_API __attribute__((visibility("default")))
+
+/* Deepest omp_get_level() at which the shim takes loops (lf_omp_team_loop keeps 16 ancestors). */
+#define SHIM_LEVELS 16
+
+/* libgomp's schedule codes (libgomp.h, enum gomp_schedule_type, GCC 9-14). */
+#define GFS_RUNTIME   0
+#define GFS_STATIC    1
+#define GFS_DYNAMIC   2
+#define GFS_GUIDED    3
+#define GFS_AUTO      4
+#define GFS_MONOTONIC 0x80000000UL
+
+typedef unsigned long long ull;
+typedef void (*body_fn)(void *);
+
+/* libgomp functions the shim calls but does not define. */
+extern void GOMP_parallel(body_fn fn, void *data, unsigned nthreads, unsigned flags);
+extern void GOMP_parallel_start(body_fn fn, void *data, unsigned nthreads);
+extern void GOMP_barrier(void);
+extern bool GOMP_barrier_cancel(void);
+
+typedef bool (*start_fn)(long, long, long, long, long *, long *);
+typedef bool (*rstart_fn)(long, long, long, long *, long *);
+typedef bool (*gstart_fn)(long, long, long, long, long, long *, long *, uintptr_t *, void **);
+typedef bool (*next_fn)(long *, long *);
+typedef bool (*ustart_fn)(bool, ull, ull, ull, ull, ull *, ull *);
+typedef bool (*urstart_fn)(bool, ull, ull, ull, ull *, ull *);
+typedef bool (*ugstart_fn)(bool, ull, ull, ull, long, ull, ull *, ull *, uintptr_t *, void **);
+typedef bool (*unext_fn)(ull *, ull *);
+typedef void (*end_fn)(void);
+typedef bool (*endc_fn)(void);
+typedef void (*pl_fn)(body_fn, void *, unsigned, long, long, long, long, unsigned);
+typedef void (*plr_fn)(body_fn, void *, unsigned, long, long, long, unsigned);
+typedef void (*pls_fn)(body_fn, void *, unsigned, long, long, long, long);
+typedef void (*plrs_fn)(body_fn, void *, unsigned, long, long, long);
+
+/* Every entry point the shim defines, with the type of libgomp's definition. */
+#define SHIM_ENTRIES(X)                                                                            \
+    X(GOMP_loop_dynamic_start, start_fn)                                                           \
+    X(GOMP_loop_guided_start, start_fn)                                                            \
+    X(GOMP_loop_nonmonotonic_dynamic_start, start_fn)                                              \
+    X(GOMP_loop_nonmonotonic_guided_start, start_fn)                                               \
+    X(GOMP_loop_runtime_start, rstart_fn)                                                          \
+    X(GOMP_loop_nonmonotonic_runtime_start, rstart_fn)                                             \
+    X(GOMP_loop_maybe_nonmonotonic_runtime_start, rstart_fn)                                       \
+    X(GOMP_loop_start, gstart_fn)                                                                  \
+    X(GOMP_loop_dynamic_next, next_fn)                                                             \
+    X(GOMP_loop_guided_next, next_fn)                                                              \
+    X(GOMP_loop_nonmonotonic_dynamic_next, next_fn)                                                \
+    X(GOMP_loop_nonmonotonic_guided_next, next_fn)                                                 \
+    X(GOMP_loop_runtime_next, next_fn)                                                             \
+    X(GOMP_loop_nonmonotonic_runtime_next, next_fn)                                                \
+    X(GOMP_loop_maybe_nonmonotonic_runtime_next, next_fn)                                          \
+    X(GOMP_loop_ull_dynamic_start, ustart_fn)                                                      \
+    X(GOMP_loop_ull_guided_start, ustart_fn)                                                       \
+    X(GOMP_loop_ull_nonmonotonic_dynamic_start, ustart_fn)                                         \
+    X(GOMP_loop_ull_nonmonotonic_guided_start, ustart_fn)                                          \
+    X(GOMP_loop_ull_runtime_start, urstart_fn)                                                     \
+    X(GOMP_loop_ull_nonmonotonic_runtime_start, urstart_fn)                                        \
+    X(GOMP_loop_ull_maybe_nonmonotonic_runtime_start, urstart_fn)                                  \
+    X(GOMP_loop_ull_start, ugstart_fn)                                                             \
+    X(GOMP_loop_ull_dynamic_next, unext_fn)                                                        \
+    X(GOMP_loop_ull_guided_next, unext_fn)                                                         \
+    X(GOMP_loop_ull_nonmonotonic_dynamic_next, unext_fn)                                           \
+    X(GOMP_loop_ull_nonmonotonic_guided_next, unext_fn)                                            \
+    X(GOMP_loop_ull_runtime_next, unext_fn)                                                        \
+    X(GOMP_loop_ull_nonmonotonic_runtime_next, unext_fn)                                           \
+    X(GOMP_loop_ull_maybe_nonmonotonic_runtime_next, unext_fn)                                     \
+    X(GOMP_loop_end, end_fn)                                                                       \
+    X(GOMP_loop_end_nowait, end_fn)                                                                \
+    X(GOMP_loop_end_cancel, endc_fn)                                                               \
+    X(GOMP_parallel_loop_dynamic, pl_fn)                                                           \
+    X(GOMP_parallel_loop_guided, pl_fn)                                                            \
+    X(GOMP_parallel_loop_nonmonotonic_dynamic, pl_fn)                                              \
+    X(GOMP_parallel_loop_nonmonotonic_guided, pl_fn)                                               \
+    X(GOMP_parallel_loop_runtime, plr_fn)                                                          \
+    X(GOMP_parallel_loop_nonmonotonic_runtime, plr_fn)                                             \
+    X(GOMP_parallel_loop_maybe_nonmonotonic_runtime, plr_fn)                                       \
+    X(GOMP_parallel_loop_dynamic_start, pls_fn)                                                    \
+    X(GOMP_parallel_loop_guided_start, pls_fn)                                                     \
+    X(GOMP_parallel_loop_runtime_start, plrs_fn)                                                   \
+    X(GOMP_parallel_end, end_fn)
+
+static struct {
+#define X(name, type) type name;
+    SHIM_ENTRIES(X)
+#undef X
+} real;
+
+/* The schedule entries: what a taken loop's schedule was in the program. */
+enum entry { E_DYNAMIC, E_GUIDED, E_RT_DYNAMIC, E_RT_GUIDED, E_RT_AUTO, E_COUNT };
+static const char *const entry_what[E_COUNT] = {
+    "schedule(dynamic)", "schedule(guided)", "schedule(runtime) with run-sched-var dynamic",
+    "schedule(runtime) with run-sched-var guided", "schedule(runtime) with run-sched-var auto"};
+/* The source kinds of the entry points. */
+enum src { S_DYNAMIC, S_GUIDED, S_RUNTIME };
+
+static struct {
+    int enabled;
+    int honour_chunk;
+    int verbose;
+    const char *spec[E_COUNT]; /* NULL: libgomp's */
+} cfg;
+
+static struct lf_site sites[E_COUNT] = {{.file = "gomp:dynamic"},
+                                        {.file = "gomp:guided"},
+                                        {.file = "gomp:runtime-dynamic"},
+                                        {.file = "gomp:runtime-guided"},
+                                        {.file = "gomp:runtime-auto"}};
+static atomic_int announced[E_COUNT];
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* A thread's loop at one nesting level, when the loop is the shim's. */
+struct level_state {
+    lf_loop *loop; /* NULL: libgomp's loop, or none */
+    int tid;
+    ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
+    ull start, end, incr; /* the program's bounds, as 64-bit patterns */
+};
+
+static __thread struct level_state levels[SHIM_LEVELS];
+static __thread int nours;                     /* levels with loop != NULL */
+static __thread void *legacy_ctx[SHIM_LEVELS]; /* GOMP 1.0 combined forms, for parallel_end */
+static __thread int nlegacy;
+
+/* ---- Configuration ---- */
+
+static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk"};
+enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_COUNT };
+
+static void bad_replace(const char *text, const char *why)
+{
+    fprintf(stderr,
+            "loopfarm-gomp: LF_REPLACE: %s in \"%s\"; accepted: entries kind:spec separated by "
+            "',' or ';' with kind dynamic, guided, runtime or auto, spec a loopfarm schedule "
+            "or \"gomp\" (leave to libgomp), and chunk:honour or chunk:ignore\n",
+            why, text);
+}
+
+/* The key a token "key:rest" starts, with *rest after the colon; -1 when it starts none. */
+static int token_key(char *tok, char **rest)
+{
+    char *colon = strchr(tok, ':');
+    if (!colon)
+        return -1;
+    for (int k = 0; k < K_COUNT; k++)
+        if ((size_t)(colon - tok) == strlen(entry_key[k]) &&
+            strncmp(tok, entry_key[k], (size_t)(colon - tok)) == 0) {
+            *rest = colon + 1;
+            return k;
+        }
+    return -2;
+}
+
+/* Parse LF_REPLACE into map[K_DYNAMIC..K_AUTO] (heap strings, "" for unset); report errors. */
+static void parse_replace(const char *text, char **map)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return;
+    int cur = -1;
+    for (char *save = NULL, *tok = strtok_r(copy, ",;", &save); tok;
+         tok = strtok_r(NULL, ",;", &save)) {
+        char *rest = NULL;
+        int k = token_key(tok, &rest);
+        if (k == -2) {
+            bad_replace(text, "unknown kind");
+            cur = -1;
+            continue;
+        }
+        if (k == K_CHUNK) {
+            if (strcmp(rest, "ignore") == 0)
+                cfg.honour_chunk = 0;
+            else if (strcmp(rest, "honour") == 0 || strcmp(rest, "honor") == 0)
+                cfg.honour_chunk = 1;
+            else
+                bad_replace(text, "chunk: takes honour or ignore");
+            cur = -1;
+            continue;
+        }
+        if (k >= 0) {
+            free(map[k]);
+            map[k] = strdup(rest);
+            cur = k;
+            continue;
+        }
+        if (cur < 0 || !map[cur]) {
+            bad_replace(text, "a parameter outside any entry");
+            continue;
+        }
+        /* A parameter of the current entry's spec ("dynamic:af,k=2"). */
+        size_t len = strlen(map[cur]) + strlen(tok) + 2;
+        char *joined = malloc(len);
+        if (!joined)
+            continue;
+        snprintf(joined, len, "%s,%s", map[cur], tok);
+        free(map[cur]);
+        map[cur] = joined;
+    }
+    free(copy);
+}
+
+/* The spec a map value stands for: NULL for "gomp" (libgomp keeps the loops) or empty. */
+static const char *spec_of(const char *v)
+{
+    if (!v || !*v || strcmp(v, "gomp") == 0 || strcmp(v, "libgomp") == 0)
+        return NULL;
+    return v;
+}
+
+/* Resolve libgomp's definitions and read the environment (once per process). */
+static void shim_init(void)
+{
+#define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
+    SHIM_ENTRIES(X)
+#undef X
+    const char *sched = getenv("LF_SCHEDULE");
+    const char *repl = getenv("LF_REPLACE");
+    const char *verb = getenv("LF_VERBOSE");
+    cfg.verbose = verb && *verb ? atoi(verb) : 0;
+    cfg.honour_chunk = 1;
+    if (sched && !*sched)
+        sched = NULL;
+    if (repl && !*repl)
+        repl = NULL;
+    cfg.enabled = sched || repl;
+    if (!cfg.enabled)
+        return;
+    char *map[K_COUNT] = {0};
+    if (repl)
+        parse_replace(repl, map);
+    cfg.spec[E_DYNAMIC] = map[K_DYNAMIC] ? spec_of(map[K_DYNAMIC]) : sched;
+    cfg.spec[E_GUIDED] = map[K_GUIDED] ? spec_of(map[K_GUIDED]) : sched;
+    const char *rt = map[K_RUNTIME] ? spec_of(map[K_RUNTIME]) : sched;
+    int rt_set = map[K_RUNTIME] || sched;
+    cfg.spec[E_RT_DYNAMIC] = rt_set ? rt : spec_of(map[K_DYNAMIC]);
+    cfg.spec[E_RT_GUIDED] = rt_set ? rt : spec_of(map[K_GUIDED]);
+    cfg.spec[E_RT_AUTO] = rt_set ? rt : spec_of(map[K_AUTO]);
+    /* map's strings stay referenced by cfg for the life of the process. */
+    if (cfg.verbose > 0) {
+        fprintf(stderr,
+                "loopfarm-gomp: loopfarm " LF_VERSION_STRING
+                " preloaded; explicit chunk sizes %s\n",
+                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored");
+        for (int e = 0; e < E_COUNT; e++)
+            fprintf(stderr, "loopfarm-gomp:   %-44s -> %s%s%s\n", entry_what[e],
+                    cfg.spec[e] ? "loopfarm \"" : "libgomp", cfg.spec[e] ? cfg.spec[e] : "",
+                    cfg.spec[e] ? "\"" : "");
+    }
+}
+
+/* Make sure the shim is initialised (libgomp resolved, environment read). */
+static inline void shim_ready(void)
+{
+    pthread_once(&init_once, shim_init);
+}
+
+static _Noreturn void missing(const char *name)
+{
+    fprintf(stderr, "loopfarm-gomp: libgomp defines no %s; cannot forward\n", name);
+    abort();
+}
+
+/* libgomp's definition of name, which must exist. */
+#define REAL(name) (real.name ? real.name : (missing(#name), real.name))
+
+/* ---- Taking a loop ---- */
+
+/* Iterations of a loop whose bounds differ by d (> 0) with a step of magnitude step. */
+static ull steps(ull d, ull step)
+{
+    return step ? d / step + (d % step != 0) : 0;
+}
+
+/* Number of iterations of an unsigned long long loop (incr is negative, as a pattern, when
+ * counting down), in unsigned arithmetic. */
+static ull trip(bool up, ull start, ull end, ull incr)
+{
+    if (up)
+        return start < end ? steps(end - start, incr) : 0;
+    return start > end ? steps(start - end, -incr) : 0;
+}
+
+/* Number of iterations of a long loop; the bounds' difference is taken modulo 2^64, where it
+ * is exact even when it exceeds LONG_MAX. */
+static ull trip_long(long start, long end, long incr)
+{
+    if (incr > 0)
+        return start < end ? steps((ull)end - (ull)start, (ull)incr) : 0;
+    return start > end ? steps((ull)start - (ull)end, -(ull)incr) : 0;
+}
+
+/* The entry for a loop of source kind src (runtime: the run-sched ICV picks it) with the
+ * program's chunk; -1 when libgomp keeps the loop.  *chunk becomes the chunk that applies. */
+static int pick_entry(enum src src, ull *chunk)
+{
+    if (!cfg.enabled)
+        return -1;
+    int e;
+    if (src == S_DYNAMIC) {
+        e = E_DYNAMIC;
+    } else if (src == S_GUIDED) {
+        e = E_GUIDED;
+    } else {
+        omp_sched_t kind;
+        int c;
+        omp_get_schedule(&kind, &c);
+        switch ((unsigned long)kind & ~GFS_MONOTONIC) {
+        case omp_sched_dynamic:
+            e = E_RT_DYNAMIC;
+            break;
+        case omp_sched_guided:
+            e = E_RT_GUIDED;
+            break;
+        case omp_sched_auto:
+            e = E_RT_AUTO;
+            c = 1;
+            break;
+        default:
+            return -1;
+        }
+        *chunk = c > 1 ? (ull)c : 1;
+    }
+    return cfg.spec[e] ? e : -1;
+}
+
+/* Decide whether the shim takes a loop of n iterations at nesting level `level`, filling st's
+ * scheduling fields; returns the entry, or -1 for libgomp. */
+static int decide(enum src src, ull chunk, ull n, int level, struct level_state *st)
+{
+    if (level < 0 || level >= SHIM_LEVELS)
+        return -1;
+    int e = pick_entry(src, &chunk);
+    if (e < 0)
+        return -1;
+    ull unit = cfg.honour_chunk && chunk > 1 ? chunk : 1;
+    ull units = n / unit + (n % unit != 0);
+    if (units > (ull)LONG_MAX)
+        return -1;
+    st->n = n;
+    st->unit = unit;
+    st->units = units;
+    return e;
+}
+
+static void announce(int e, const struct level_state *st)
+{
+    if (cfg.verbose <= 0 || atomic_exchange_explicit(&announced[e], 1, memory_order_relaxed))
+        return;
+    fprintf(stderr,
+            "loopfarm-gomp: taking %s loops under loopfarm \"%s\" (first: %llu iterations, "
+            "unit %llu, %d threads)\n",
+            entry_what[e], cfg.spec[e], st->n, st->unit, omp_get_num_threads());
+}
+
+/* Enter the calling member into its team's loopfarm loop for entry e; st is filled. */
+static void enter(int e, struct level_state *st)
+{
+    int path[SHIM_LEVELS];
+    int depth = 0, level = omp_get_level();
+    for (int l = 1; l < level && depth < SHIM_LEVELS; l++)
+        path[depth++] = omp_get_ancestor_thread_num(l);
+    st->tid = omp_get_thread_num();
+    lf_loop *loop = lf_omp_team_loop(&sites[e], cfg.spec[e], omp_get_num_threads(), path, depth);
+    if (lf_loop_begin(loop, st->tid, 0, (long)st->units, 1) != 0) {
+        fprintf(stderr, "loopfarm-gomp: thread %d entered a loop twice (level %d)\n", st->tid,
+                level);
+        abort();
+    }
+    announce(e, st);
+    st->loop = loop;
+    nours++;
+}
+
+/* Hand the member its next chunk in GOMP's convention; false when the loop is done for it. */
+static bool next_chunk(struct level_state *st, ull *istart, ull *iend)
+{
+    long first;
+    unsigned long count;
+    if (!lf_loop_next(st->loop, st->tid, &first, &count))
+        return false;
+    ull u0 = (ull)first, u1 = u0 + count;
+    ull j0 = u0 * st->unit;
+    ull j1 = u1 >= st->units ? st->n : u1 * st->unit;
+    *istart = st->start + j0 * st->incr;
+    /* The last chunk ends at the program's end, as libgomp's does. */
+    *iend = j1 >= st->n ? st->end : st->start + j1 * st->incr;
+    return true;
+}
+
+/* The calling thread's shim loop at its current level, or NULL when libgomp owns the loop. */
+static inline struct level_state *current(void)
+{
+    if (!nours)
+        return NULL;
+    int level = omp_get_level();
+    if (level < 0 || level >= SHIM_LEVELS || !levels[level].loop)
+        return NULL;
+    return &levels[level];
+}
+
+static void leave(struct level_state *st)
+{
+    lf_loop_end(st->loop, st->tid);
+    st->loop = NULL;
+    nours--;
+}
+
+/* Start a long loop if the shim takes it: true in *taken, and the first chunk's answer. */
+static bool start_long(enum src src, long start, long end, long incr, ull chunk, long *istart,
+                       long *iend, bool *taken)
+{
+    int level = omp_get_level();
+    struct level_state tmp;
+    int e = decide(src, chunk, trip_long(start, end, incr), level, &tmp);
+    *taken = e >= 0;
+    if (e < 0)
+        return false;
+    struct level_state *st = &levels[level];
+    *st = tmp;
+    st->start = (ull)start;
+    st->end = (ull)end;
+    st->incr = (ull)incr;
+    enter(e, st);
+    ull s, t;
+    if (!next_chunk(st, &s, &t))
+        return false;
+    *istart = (long)s;
+    *iend = (long)t;
+    return true;
+}
+
+static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull chunk, ull *istart,
+                      ull *iend, bool *taken)
+{
+    int level = omp_get_level();
+    struct level_state tmp;
+    int e = decide(src, chunk, trip(up, start, end, incr), level, &tmp);
+    *taken = e >= 0;
+    if (e < 0)
+        return false;
+    struct level_state *st = &levels[level];
+    *st = tmp;
+    st->start = start;
+    st->end = end;
+    st->incr = incr;
+    enter(e, st);
+    return next_chunk(st, istart, iend);
+}
+
+/* ---- Worksharing loop entry points ---- */
+
+#define LONG_START(name, src)                                                                      \
+    SHIM_API bool name(long start, long end, long incr, long chunk, long *istart, long *iend)      \
+    {                                                                                              \
+        bool taken, r;                                                                             \
+        shim_ready();                                                                              \
+        if (cfg.enabled) {                                                                         \
+            r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,        \
+                           &taken);                                                                \
+            if (taken)                                                                             \
+                return r;                                                                          \
+        }                                                                                          \
+        return REAL(name)(start, end, incr, chunk, istart, iend);                                  \
+    }
+
+#define LONG_RSTART(name)                                                                          \
+    SHIM_API bool name(long start, long end, long incr, long *istart, long *iend)                  \
+    {                                                                                              \
+        bool taken, r;                                                                             \
+        shim_ready();                                                                              \
+        if (cfg.enabled) {                                                                         \
+            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken);                  \
+            if (taken)                                                                             \
+                return r;                                                                          \
+        }                                                                                          \
+        return REAL(name)(start, end, incr, istart, iend);                                         \
+    }
+
+#define LONG_NEXT(name)                                                                            \
+    SHIM_API bool name(long *istart, long *iend)                                                   \
+    {                                                                                              \
+        shim_ready();                                                                              \
+        struct level_state *st = current();                                                        \
+        if (st) {                                                                                  \
+            ull s, t;                                                                              \
+            if (!next_chunk(st, &s, &t))                                                           \
+                return false;                                                                      \
+            *istart = (long)s;                                                                     \
+            *iend = (long)t;                                                                       \
+            return true;                                                                           \
+        }                                                                                          \
+        return REAL(name)(istart, iend);                                                           \
+    }
+
+#define ULL_START(name, src)                                                                       \
+    SHIM_API bool name(bool up, ull start, ull end, ull incr, ull chunk, ull *istart, ull *iend)   \
+    {                                                                                              \
+        bool taken, r;                                                                             \
+        shim_ready();                                                                              \
+        if (cfg.enabled) {                                                                         \
+            r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken);     \
+            if (taken)                                                                             \
+                return r;                                                                          \
+        }                                                                                          \
+        return REAL(name)(up, start, end, incr, chunk, istart, iend);                              \
+    }
+
+#define ULL_RSTART(name)                                                                           \
+    SHIM_API bool name(bool up, ull start, ull end, ull incr, ull *istart, ull *iend)              \
+    {                                                                                              \
+        bool taken, r;                                                                             \
+        shim_ready();                                                                              \
+        if (cfg.enabled) {                                                                         \
+            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken);               \
+            if (taken)                                                                             \
+                return r;                                                                          \
+        }                                                                                          \
+        return REAL(name)(up, start, end, incr, istart, iend);                                     \
+    }
+
+#define ULL_NEXT(name)                                                                             \
+    SHIM_API bool name(ull *istart, ull *iend)                                                     \
+    {                                                                                              \
+        shim_ready();                                                                              \
+        struct level_state *st = current();                                                        \
+        if (st)                                                                                    \
+            return next_chunk(st, istart, iend);                                                   \
+        return REAL(name)(istart, iend);                                                           \
+    }
+
+LONG_START(GOMP_loop_dynamic_start, S_DYNAMIC)
+LONG_START(GOMP_loop_guided_start, S_GUIDED)
+LONG_START(GOMP_loop_nonmonotonic_dynamic_start, S_DYNAMIC)
+LONG_START(GOMP_loop_nonmonotonic_guided_start, S_GUIDED)
+LONG_RSTART(GOMP_loop_runtime_start)
+LONG_RSTART(GOMP_loop_nonmonotonic_runtime_start)
+LONG_RSTART(GOMP_loop_maybe_nonmonotonic_runtime_start)
+LONG_NEXT(GOMP_loop_dynamic_next)
+LONG_NEXT(GOMP_loop_guided_next)
+LONG_NEXT(GOMP_loop_nonmonotonic_dynamic_next)
+LONG_NEXT(GOMP_loop_nonmonotonic_guided_next)
+LONG_NEXT(GOMP_loop_runtime_next)
+LONG_NEXT(GOMP_loop_nonmonotonic_runtime_next)
+LONG_NEXT(GOMP_loop_maybe_nonmonotonic_runtime_next)
+
+ULL_START(GOMP_loop_ull_dynamic_start, S_DYNAMIC)
+ULL_START(GOMP_loop_ull_guided_start, S_GUIDED)
+ULL_START(GOMP_loop_ull_nonmonotonic_dynamic_start, S_DYNAMIC)
+ULL_START(GOMP_loop_ull_nonmonotonic_guided_start, S_GUIDED)
+ULL_RSTART(GOMP_loop_ull_runtime_start)
+ULL_RSTART(GOMP_loop_ull_nonmonotonic_runtime_start)
+ULL_RSTART(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+ULL_NEXT(GOMP_loop_ull_dynamic_next)
+ULL_NEXT(GOMP_loop_ull_guided_next)
+ULL_NEXT(GOMP_loop_ull_nonmonotonic_dynamic_next)
+ULL_NEXT(GOMP_loop_ull_nonmonotonic_guided_next)
+ULL_NEXT(GOMP_loop_ull_runtime_next)
+ULL_NEXT(GOMP_loop_ull_nonmonotonic_runtime_next)
+ULL_NEXT(GOMP_loop_ull_maybe_nonmonotonic_runtime_next)
+
+/* The source kind of a generic start's schedule code; -1 for the kinds libgomp keeps. */
+static int src_of_code(long sched)
+{
+    switch ((unsigned long)sched & ~GFS_MONOTONIC) {
+    case GFS_RUNTIME:
+        return S_RUNTIME;
+    case GFS_DYNAMIC:
+        return S_DYNAMIC;
+    case GFS_GUIDED:
+        return S_GUIDED;
+    default:
+        return -1;
+    }
+}
+
+SHIM_API bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                              long *iend, uintptr_t *reductions, void **mem)
+{
+    shim_ready();
+    int src = src_of_code(sched);
+    if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
+        bool taken, r;
+        r = start_long((enum src)src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,
+                       &taken);
+        if (taken)
+            return r;
+    }
+    return REAL(GOMP_loop_start)(start, end, incr, sched, chunk, istart, iend, reductions, mem);
+}
+
+SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched, ull chunk,
+                                  ull *istart, ull *iend, uintptr_t *reductions, void **mem)
+{
+    shim_ready();
+    int src = src_of_code(sched);
+    if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
+        bool taken, r;
+        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken);
+        if (taken)
+            return r;
+    }
+    return REAL(GOMP_loop_ull_start)(up, start, end, incr, sched, chunk, istart, iend, reductions,
+                                     mem);
+}
+
+SHIM_API void GOMP_loop_end(void)
+{
+    shim_ready();
+    struct level_state *st = current();
+    if (!st) {
+        REAL(GOMP_loop_end)();
+        return;
+    }
+    leave(st);
+    GOMP_barrier(); /* the loop's closing barrier */
+}
+
+SHIM_API void GOMP_loop_end_nowait(void)
+{
+    shim_ready();
+    struct level_state *st = current();
+    if (!st) {
+        REAL(GOMP_loop_end_nowait)();
+        return;
+    }
+    leave(st);
+}
+
+SHIM_API bool GOMP_loop_end_cancel(void)
+{
+    shim_ready();
+    struct level_state *st = current();
+    if (!st)
+        return REAL(GOMP_loop_end_cancel)();
+    leave(st);
+    return GOMP_barrier_cancel();
+}
+
+/* ---- Combined parallel loops ---- */
+
+/* What each member of a team started for a combined `parallel for` needs. */
+struct par_ctx {
+    body_fn fn;
+    void *data;
+    int entry;
+    struct level_state proto; /* scheduling fields and bounds; loop and tid unset */
+};
+
+/* Enter the member into the combined loop at its level, so that fn's _next calls get chunks. */
+static void par_enter(struct par_ctx *x)
+{
+    int level = omp_get_level();
+    struct level_state *st = &levels[level];
+    *st = x->proto;
+    enter(x->entry, st);
+}
+
+/* Run by every member of a combined loop's team (GOMP_parallel). */
+static void par_body(void *p)
+{
+    struct par_ctx *x = p;
+    par_enter(x);
+    x->fn(x->data);
+    struct level_state *st = current();
+    if (st) /* fn returned without GOMP_loop_end_nowait */
+        leave(st);
+}
+
+/* Fill x for a combined loop if the shim takes it; false for libgomp. */
+static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, long start,
+                       long end, long incr, ull chunk)
+{
+    if (!cfg.enabled)
+        return false;
+    int e = decide(src, chunk, trip_long(start, end, incr), omp_get_level() + 1, &x->proto);
+    if (e < 0)
+        return false;
+    x->fn = fn;
+    x->data = data;
+    x->entry = e;
+    x->proto.loop = NULL;
+    x->proto.start = (ull)start;
+    x->proto.end = (ull)end;
+    x->proto.incr = (ull)incr;
+    return true;
+}
+
+#define PAR_LOOP(name, src)                                                                        \
+    SHIM_API void name(body_fn fn, void *data, unsigned nthreads, long start, long end, long incr, \
+                       long chunk, unsigned flags)                                                 \
+    {                                                                                              \
+        struct par_ctx x;                                                                          \
+        shim_ready();                                                                              \
+        if (par_decide(&x, src, fn, data, start, end, incr, chunk > 0 ? (ull)chunk : 1)) {         \
+            GOMP_parallel(par_body, &x, nthreads, flags);                                          \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(name)(fn, data, nthreads, start, end, incr, chunk, flags);                            \
+    }
+
+#define PAR_LOOP_RT(name)                                                                          \
+    SHIM_API void name(body_fn fn, void *data, unsigned nthreads, long start, long end, long incr, \
+                       unsigned flags)                                                             \
+    {                                                                                              \
+        struct par_ctx x;                                                                          \
+        shim_ready();                                                                              \
+        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1)) {                            \
+            GOMP_parallel(par_body, &x, nthreads, flags);                                          \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(name)(fn, data, nthreads, start, end, incr, flags);                                   \
+    }
+
+PAR_LOOP(GOMP_parallel_loop_dynamic, S_DYNAMIC)
+PAR_LOOP(GOMP_parallel_loop_guided, S_GUIDED)
+PAR_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic, S_DYNAMIC)
+PAR_LOOP(GOMP_parallel_loop_nonmonotonic_guided, S_GUIDED)
+PAR_LOOP_RT(GOMP_parallel_loop_runtime)
+PAR_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime)
+PAR_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* GOMP 1.0: the caller runs fn itself between the start and GOMP_parallel_end, so it enters
+ * the loop here, inside the new team; the context lives until GOMP_parallel_end. */
+static bool legacy_start(enum src src, body_fn fn, void *data, unsigned nthreads, long start,
+                         long end, long incr, ull chunk)
+{
+    if (!cfg.enabled || omp_get_level() + 1 >= SHIM_LEVELS)
+        return false;
+    struct par_ctx *x = malloc(sizeof *x);
+    if (!x)
+        return false;
+    if (!par_decide(x, src, fn, data, start, end, incr, chunk)) {
+        free(x);
+        return false;
+    }
+    GOMP_parallel_start(par_body, x, nthreads);
+    int level = omp_get_level();
+    legacy_ctx[level] = x;
+    nlegacy++;
+    par_enter(x);
+    return true;
+}
+
+SHIM_API void GOMP_parallel_loop_dynamic_start(body_fn fn, void *data, unsigned nthreads,
+                                               long start, long end, long incr, long chunk)
+{
+    shim_ready();
+    if (!legacy_start(S_DYNAMIC, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1))
+        REAL(GOMP_parallel_loop_dynamic_start)(fn, data, nthreads, start, end, incr, chunk);
+}
+
+SHIM_API void GOMP_parallel_loop_guided_start(body_fn fn, void *data, unsigned nthreads, long start,
+                                              long end, long incr, long chunk)
+{
+    shim_ready();
+    if (!legacy_start(S_GUIDED, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1))
+        REAL(GOMP_parallel_loop_guided_start)(fn, data, nthreads, start, end, incr, chunk);
+}
+
+SHIM_API void GOMP_parallel_loop_runtime_start(body_fn fn, void *data, unsigned nthreads,
+                                               long start, long end, long incr)
+{
+    shim_ready();
+    if (!legacy_start(S_RUNTIME, fn, data, nthreads, start, end, incr, 1))
+        REAL(GOMP_parallel_loop_runtime_start)(fn, data, nthreads, start, end, incr);
+}
+
+SHIM_API void GOMP_parallel_end(void)
+{
+    shim_ready();
+    void *x = NULL;
+    if (nlegacy) {
+        int level = omp_get_level();
+        if (level >= 0 && level < SHIM_LEVELS && legacy_ctx[level]) {
+            x = legacy_ctx[level];
+            legacy_ctx[level] = NULL;
+            nlegacy--;
+            struct level_state *st = current();
+            if (st) /* the caller's fn returned without GOMP_loop_end_nowait */
+                leave(st);
+        }
+    }
+    REAL(GOMP_parallel_end)();
+    free(x); /* every member has left par_body */
+}

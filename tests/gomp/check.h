@@ -1,0 +1,67 @@
+/* tests/gomp/check.h - helpers of the shim conformance programs: plain OpenMP, no loopfarm.
+ *
+ * Each program marks every iteration it runs in a counter array and checks that every
+ * iteration ran exactly once; failures print the program, the loop and the iteration.
+ */
+#ifndef GOMP_CHECK_H
+#define GOMP_CHECK_H
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        fprintf(stderr, "%s: FAIL: ", __FILE__);                                                   \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+        exit(1);                                                                                   \
+    } while (0)
+
+/* A counter per iteration, zeroed. */
+static inline int *cov_new(long n)
+{
+    int *c = calloc((size_t)n + 1, sizeof *c);
+    if (!c)
+        FAIL("out of memory");
+    return c;
+}
+
+/* Record that iteration i ran (any thread). */
+static inline void cov_hit(int *c, long i)
+{
+    __atomic_fetch_add(&c[i], 1, __ATOMIC_RELAXED);
+}
+
+/* Check that each of iterations 0..n-1 ran exactly once, then clear the counters. */
+static inline void cov_check(int *c, long n, const char *what)
+{
+    for (long i = 0; i < n; i++)
+        if (c[i] != 1)
+            FAIL("%s: iteration %ld ran %d times (n=%ld, %d threads)", what, i, c[i], n,
+                 omp_get_max_threads());
+    memset(c, 0, (size_t)n * sizeof *c);
+}
+
+/* Whether chunks of schedule `kind` with an explicit chunk must be multiples of it in this
+ * run: GOMP_TEST_MULTIPLES lists the kinds (default "dynamic", what libgomp guarantees). */
+static inline int expect_multiples(const char *kind)
+{
+    const char *v = getenv("GOMP_TEST_MULTIPLES");
+    if (!v)
+        v = "dynamic";
+    return strstr(v, kind) != NULL;
+}
+
+/* Check that each aligned block of c iterations of 0..n-1 ran on one thread (owner[i]). */
+static inline void check_blocks(const int *owner, long n, long c, const char *what)
+{
+    for (long b = 0; b < n; b += c)
+        for (long i = b + 1; i < n && i < b + c; i++)
+            if (owner[i] != owner[b])
+                FAIL("%s: block [%ld,%ld) split between threads %d and %d (chunk %ld)", what, b,
+                     b + c, owner[b], owner[i], c);
+}
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# tests/gomp/run.sh - the shim conformance suite: every program of tests/gomp, bare and with
+# libloopfarm-gomp preloaded under several LF_SCHEDULE / LF_REPLACE settings, at 1, 2, 3 and
+# 8 threads.  Exit 0 when all pass, 77 when OpenMP or the shim is missing, 1 otherwise.
+# Usage: run.sh [program...]   (GOMP_THREADS="1 2" narrows the thread counts)
+
+top=$(pwd)
+shim="$top/.libs/libloopfarm-gomp.so"
+progs="${*:-g_dynamic g_guided g_runtime g_monotonic g_combined g_nowait g_reduction g_ordered
+       g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel}"
+threads="${GOMP_THREADS:-1 2 3 8}"
+
+if [ ! -f "$shim" ] || [ ! -x "$top/tests/gomp/g_dynamic" ]; then
+    echo "run.sh: no shim or no conformance programs built here (OpenMP missing?): skipped"
+    exit 77
+fi
+unset LF_SCHEDULE LF_REPLACE LF_TRACE LF_VERBOSE OMP_SCHEDULE
+LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+
+# name|LD_PRELOAD|LF_SCHEDULE|LF_REPLACE|kinds whose explicit chunks must stay multiples
+configs='bare|||dynamic
+preloaded, no variables|P||dynamic
+LF_SCHEDULE=multi|P|multi||dynamic,guided
+LF_SCHEDULE=dynamic,4|P|dynamic,4||dynamic,guided
+LF_SCHEDULE=af|P|af||dynamic,guided
+LF_SCHEDULE=guided|P|guided||dynamic,guided
+LF_SCHEDULE=fac2|P|fac2||dynamic,guided
+LF_REPLACE=dynamic:multi,guided:af|P||dynamic:multi,guided:af|dynamic,guided
+LF_REPLACE=dynamic:dynamic,2;guided:gomp;runtime:awf-b;chunk:ignore|P||dynamic:dynamic,2;guided:gomp;runtime:awf-b;chunk:ignore|'
+
+fails=0
+runs=0
+while IFS='|' read -r name pre sched repl multiples; do
+    bad=""
+    for t in $threads; do
+        for p in $progs; do
+            runs=$((runs + 1))
+            out=$(env OMP_NUM_THREADS="$t" OMP_CANCELLATION=true GOMP_TEST_MULTIPLES="$multiples" \
+                ${pre:+LD_PRELOAD="$shim"} ${sched:+LF_SCHEDULE="$sched"} \
+                ${repl:+LF_REPLACE="$repl"} \
+                timeout 60 "$top/tests/gomp/$p" 2>&1)
+            rc=$?
+            if [ $rc -ne 0 ]; then
+                fails=$((fails + 1))
+                bad="$bad $p@$t"
+                echo "FAIL [$name] $p, $t threads (exit $rc)"
+                printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+            fi
+        done
+    done
+    if [ -z "$bad" ]; then
+        echo "PASS [$name]: $(echo $progs | wc -w) programs x threads $threads"
+    fi
+done <<EOF_CONFIGS
+$configs
+EOF_CONFIGS
+echo "run.sh: $runs runs, $fails failed"
+[ $fails -eq 0 ]

@@ -202,6 +202,7 @@ static struct lf_site sites[E_COUNT] = {{.file = "gomp:dynamic"},
 static atomic_int announced[E_COUNT];
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static atomic_int init_done; /* set (release) at the end of shim_init */
 
 /* A thread's loop at one nesting level, when the loop is the shim's. */
 struct level_state {
@@ -211,10 +212,15 @@ struct level_state {
     ull start, end, incr; /* the program's bounds, as 64-bit patterns */
 };
 
-static __thread struct level_state levels[SHIM_LEVELS];
-static __thread int nours;                     /* levels with loop != NULL */
-static __thread void *legacy_ctx[SHIM_LEVELS]; /* GOMP 1.0 combined forms, for parallel_end */
-static __thread int nlegacy;
+/* Initial-exec TLS: a plain offset from the thread pointer instead of a call to
+ * __tls_get_addr on every chunk.  Right for a library that is preloaded or linked
+ * ahead of libgomp (loaded at start-up), which is how the shim is used; about
+ * 1.2 KiB, so a late dlopen of the shim could fail for want of static TLS. */
+#define SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
+static SHIM_TLS struct level_state levels[SHIM_LEVELS];
+static SHIM_TLS int nours;                     /* levels with loop != NULL */
+static SHIM_TLS void *legacy_ctx[SHIM_LEVELS]; /* GOMP 1.0 combined forms, for parallel_end */
+static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
 
@@ -302,7 +308,7 @@ static const char *spec_of(const char *v)
 }
 
 /* Resolve libgomp's definitions and read the environment (once per process). */
-static void shim_init(void)
+static void shim_setup(void)
 {
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
@@ -342,10 +348,19 @@ static void shim_init(void)
     }
 }
 
-/* Make sure the shim is initialised (libgomp resolved, environment read). */
+/* pthread_once's routine: set up, then publish (release) for shim_ready's fast check. */
+static void shim_init(void)
+{
+    shim_setup();
+    atomic_store_explicit(&init_done, 1, memory_order_release);
+}
+
+/* Make sure the shim is initialised (libgomp resolved, environment read): one
+ * acquire load once it is. */
 static inline void shim_ready(void)
 {
-    pthread_once(&init_once, shim_init);
+    if (__builtin_expect(!atomic_load_explicit(&init_done, memory_order_acquire), 0))
+        pthread_once(&init_once, shim_init);
 }
 
 static _Noreturn void missing(const char *name)

@@ -325,7 +325,8 @@ static void shim_setup(void)
     cfg.enabled = sched || repl;
     if (!cfg.enabled)
         return;
-    char *map[K_COUNT] = {0};
+    /* Static: the strings live as long as the process (cfg points into them). */
+    static char *map[K_COUNT];
     if (repl)
         parse_replace(repl, map);
     cfg.spec[E_DYNAMIC] = map[K_DYNAMIC] ? spec_of(map[K_DYNAMIC]) : sched;
@@ -335,7 +336,6 @@ static void shim_setup(void)
     cfg.spec[E_RT_DYNAMIC] = rt_set ? rt : spec_of(map[K_DYNAMIC]);
     cfg.spec[E_RT_GUIDED] = rt_set ? rt : spec_of(map[K_GUIDED]);
     cfg.spec[E_RT_AUTO] = rt_set ? rt : spec_of(map[K_AUTO]);
-    /* map's strings stay referenced by cfg for the life of the process. */
     if (cfg.verbose > 0) {
         fprintf(stderr,
                 "loopfarm-gomp: loopfarm " LF_VERSION_STRING

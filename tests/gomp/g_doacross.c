@@ -24,5 +24,6 @@ int main(void)
     for (long i = 0; i < n; i++)
         if (a[i] != i)
             FAIL("doacross: a[%ld] = %ld", i, a[i]);
+    free(a);
     return 0;
 }

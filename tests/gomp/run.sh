@@ -15,6 +15,10 @@ if [ ! -f "$shim" ] || [ ! -x "$top/tests/gomp/g_dynamic" ]; then
     exit 77
 fi
 unset LF_SCHEDULE LF_REPLACE LF_TRACE LF_VERBOSE OMP_SCHEDULE
+# A sanitizer build's shim needs its sanitizer runtimes loaded first of all,
+# AddressSanitizer's before any other.
+rts=$(ldd "$shim" 2>/dev/null | awk '/libasan/ {print $3} /lib(ub|t)san/ {u = u " " $3} END {print u}')
+preload=$(echo $rts "$shim")
 LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 
@@ -37,7 +41,7 @@ while IFS='|' read -r name pre sched repl multiples; do
         for p in $progs; do
             runs=$((runs + 1))
             out=$(env OMP_NUM_THREADS="$t" OMP_CANCELLATION=true GOMP_TEST_MULTIPLES="$multiples" \
-                ${pre:+LD_PRELOAD="$shim"} ${sched:+LF_SCHEDULE="$sched"} \
+                ${pre:+LD_PRELOAD="$preload"} ${sched:+LF_SCHEDULE="$sched"} \
                 ${repl:+LF_REPLACE="$repl"} \
                 timeout 60 "$top/tests/gomp/$p" 2>&1)
             rc=$?

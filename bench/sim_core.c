@@ -156,11 +156,13 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c)
     heap_push(&S->h, (struct ev){end, i});
 }
 
-/* Seed 000 §3.1 (times-only): worker i's calibration is in. */
-static void report(struct sim *S, int i, double busy_ns, double iters)
+/* Seed 000 §3.1 (times-only): worker i's calibration is in.  As in the
+ * dispatcher, t_i is its time per iteration over all its calibration chunks. */
+static void report(struct sim *S, int i)
 {
     struct lf__wstat *w = &S->view.w[i];
-    lf__stored_relaxed(&w->calib_ipt, busy_ns / iters);
+    lf__stored_relaxed(&w->calib_ipt, (double)lf__load_relaxed(&w->busy_ns) /
+                                          (double)lf__load_relaxed(&w->iters));
     lf__stored_relaxed(&w->avail, 1.0);
     lf__stored_relaxed(&w->latency_ns, S->pf->w[i].stage_lat * 1e9);
     lf__stored_relaxed(&w->bm, S->pf->w[i].speed / S->max_speed);
@@ -196,7 +198,7 @@ static void complete(struct sim *S, int i, double t)
     x->state = W_IDLE;
     if (S->calibrating && x->cal_pending) {
         if (S->sched->cal_paper || busy >= S->sched->cal_ns)
-            report(S, i, (double)busy, (double)c->size);
+            report(S, i);
         else if (x->cal_size < (UINT64_MAX >> 2))
             x->cal_size *= 2; /* too short to time: grow geometrically */
     }

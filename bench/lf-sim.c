@@ -11,6 +11,7 @@
 
 #include "policy/rounds.h"
 #include "sim_core.h"
+#include "json_str.h"
 
 #define EXIT_USAGE 2
 
@@ -221,19 +222,6 @@ static void trace_chunk(void *ctx, const struct lf__sim_chunk *c)
 
 /* ---- report ---- */
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
 
 static void report(const char *fmt, const struct lf__sim_platform *pf, const struct lf__sched *s,
                    const char *cost, uint64_t seed, const struct lf__sim_result *r, int all)

@@ -9,7 +9,7 @@ bench_libsim_la_SOURCES = \
 	bench/sim_platform.c
 
 bin_PROGRAMS += bench/lf-sim
-bench_lf_sim_SOURCES = bench/lf-sim.c
+bench_lf_sim_SOURCES = bench/lf-sim.c bench/json_str.h
 bench_lf_sim_LDADD = bench/libsim.la libloopfarm-internal.la -lm
 
 

@@ -11,6 +11,7 @@
 
 #include "loopfarm.h"
 #include "platform/platform.h"
+#include "../bench/json_str.h"
 
 /* Figures about CLOCK_THREAD_CPUTIME_ID, measured here. */
 struct cpu_clock {
@@ -55,20 +56,6 @@ static void usage(FILE *f)
           f);
 }
 
-/* Print s as a JSON string literal. */
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
 
 int main(int argc, char **argv)
 {

@@ -550,19 +550,17 @@ void lf_loop_end(lf_loop *l, int tid)
     struct lf_loop_stats st = {s->n, 0, 0, (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9,
                                s->view.calibrated_from_memory, 0};
     double over = 0.0;
-    uint64_t chunks = 0;
     for (int t = 0; t < l->P; t++) {
         struct lf__wstat *w = &s->view.w[t];
         st.chunks += lf__load_relaxed(&w->chunks);
         st.calib_chunks += lf__load_relaxed(&w->calib_chunks);
         over += (double)(lf__load_relaxed(&w->total_ns) - lf__load_relaxed(&w->busy_ns));
-        chunks += lf__load_relaxed(&w->chunks);
     }
     pthread_mutex_lock(&l->mem_lock);
     if (s->untimed && s->fa_chunk) /* fixed size: every chunk but the last is full */
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
-    else if (chunks)
-        l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)chunks;
+    else if (st.chunks)
+        l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
     st.drifted = update_memory(l, s);
     l->last = st;
     pthread_mutex_unlock(&l->mem_lock);

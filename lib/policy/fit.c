@@ -128,38 +128,38 @@ double lf__install_factor(double S, double cv)
 
 uint64_t lf__install_size(double R, double k, double F)
 {
-    double a = R / k * F + 0.5; /* seed 000 eq. (9) */
-    if (!(a >= 1.0))
-        return 1; /* also NaN */
-    if (a >= 9.0e18)
-        return (uint64_t)9.0e18;
-    return (uint64_t)a;
+    /* seed 000 eq. (9): floor(R/k * F + 1/2), at least 1, never NaN-derived;
+     * the executor clips it to what remains. */
+    return lf__chunk_round(R / k * F, UINT64_MAX);
+}
+
+static double calib_ipt_of(const struct lf__view *v, int j)
+{
+    return lf__loadd_relaxed(&v->w[j].calib_ipt);
+}
+
+/* Mean of t(v, j) over the workers for which it is known (> 0, finite); 0
+ * when none is. */
+static double mean_known(const struct lf__view *v, double (*t)(const struct lf__view *, int))
+{
+    double s = 0.0;
+    int k = 0;
+    for (int j = 0; j < v->nworkers; j++) {
+        double x = t(v, j);
+        if (x > 0.0 && isfinite(x)) {
+            s += x;
+            k++;
+        }
+    }
+    return k ? s / k : 0.0;
 }
 
 double lf__mean_calib_ipt(const struct lf__view *v)
 {
-    double s = 0.0;
-    int k = 0;
-    for (int j = 0; j < v->nworkers; j++) {
-        double t = lf__loadd_relaxed(&v->w[j].calib_ipt);
-        if (t > 0.0 && isfinite(t)) {
-            s += t;
-            k++;
-        }
-    }
-    return k ? s / k : 0.0;
+    return mean_known(v, calib_ipt_of);
 }
 
 double lf__mean_last_ipt(const struct lf__view *v)
 {
-    double s = 0.0;
-    int k = 0;
-    for (int j = 0; j < v->nworkers; j++) {
-        double t = lf__view_last_ipt(v, j);
-        if (t > 0.0 && isfinite(t)) {
-            s += t;
-            k++;
-        }
-    }
-    return k ? s / k : 0.0;
+    return mean_known(v, lf__view_last_ipt);
 }

@@ -12,8 +12,10 @@
 #ifndef LF_POLICY_H
 #define LF_POLICY_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../atomics.h"
 
@@ -212,6 +214,33 @@ int lf__sched_parse(const char *spec, struct lf__sched *s, char *err, size_t err
 static inline uint64_t lf__div_ceil(uint64_t a, uint64_t b)
 {
     return a / b + (a % b != 0);
+}
+
+/* Turn a real chunk size into one the executor can use: at least 1, at most
+ * r, and 1 for NaN (a policy's arithmetic must never hand out 0 or garbage). */
+static inline uint64_t lf__chunk_clamp(double x, uint64_t r)
+{
+    if (!(x >= 1.0)) /* also catches NaN */
+        return 1;
+    if (x >= (double)r) /* (double)r rounds up at most to 2^64: no UB below */
+        return r;
+    return (uint64_t)x;
+}
+
+/* Round half up, then clamp as above. */
+static inline uint64_t lf__chunk_round(double x, uint64_t r)
+{
+    return lf__chunk_clamp(x + 0.5, r);
+}
+
+/* Reject a bare chunk size for a policy whose form has none. */
+static inline int lf__no_chunk(const struct lf__params *p, const char *form, char *err,
+                               size_t errlen)
+{
+    if (!p->has_chunk)
+        return 0;
+    snprintf(err, errlen, "%s takes no chunk size; accepted: %s", p->name, form);
+    return -EINVAL;
 }
 
 #endif

@@ -28,10 +28,20 @@ static const char usage_text[] =
     "scaled by the worker's profile over time).  Iteration costs are 1 each, or\n"
     "drawn from --cost with --seed.\n"
     "\n"
+    "With NUMA domains (--nodes, or 'domains N' in the file) each iteration's input\n"
+    "has a home domain (--home); only input homed elsewhere than the worker's domain\n"
+    "costs anything, through that home domain's port (one transfer at a time):\n"
+    "unstaged, the chunk's remote reads, --passes times bytes_per_iter / bandwidth\n"
+    "per iteration, inside its compute; staged (stage=on, the chunk's home is not\n"
+    "the worker's domain), one copy of stage_lat + c * bytes_per_iter / bandwidth\n"
+    "before it.  Locality (numa=on): one range per domain, a worker takes from its\n"
+    "own until it is empty (lib/policy/locality.h, as the runtime does).\n"
+    "\n"
     "platform:\n"
     "  --platform FILE      one worker per line: speed=S [latency=A] [stage_lat=B]\n"
-    "                       [bandwidth=BW] [profile=t0:f0,t1:f1,...] [count=N];\n"
-    "                       also 'staging oneport|free', 'bytes_per_iter X'\n"
+    "                       [bandwidth=BW] [profile=t0:f0,t1:f1,...] [count=N]\n"
+    "                       [domain=D]; also 'staging oneport|free',\n"
+    "                       'bytes_per_iter X', 'domains N'\n"
     "                       (see doc/lf-sim.md)\n"
     "  --speeds LIST        worker speeds in units of work per second, e.g. 1,0.5,1/3\n"
     "  --workers N          N workers cycling through the --speeds list\n"
@@ -41,6 +51,11 @@ static const char usage_text[] =
     "  --bytes-per-iter X   input bytes per iteration (default 0)\n"
     "  --staging MODE       oneport (one staging at a time) or free (default)\n"
     "  --profile P          speed profile t0:f0,t1:f1,... for every worker\n"
+    "  --nodes N            NUMA domains (1 to 64): the workers split in order into N\n"
+    "                       equal groups; stage_lat and bandwidth are then each\n"
+    "                       worker's link to the other domains' memory, and staging\n"
+    "                       is oneport (per domain) unless --staging free\n"
+    "  --workers-per-node K with --speeds and --nodes N: N*K workers\n"
     "workload and schedule:\n"
     "  --tasks N            iterations of the loop\n"
     "  --schedule SPEC      a loopfarm schedule, e.g. dynamic,1000  fac2  guided\n"
@@ -48,10 +63,22 @@ static const char usage_text[] =
     "  --cost C             const (default) | lognormal[,sigma=0.5] | exp |\n"
     "                       uniform[,lo=0.5,hi=1.5] | linear (all mean 1)\n"
     "  --seed S             seed of the cost distribution (default 1)\n"
+    "  --home H             with domains, where the input lives: blocked (default;\n"
+    "                       equal ranges, domain d holds the d-th), node0 (all on\n"
+    "                       domain 0) or interleave (4 KiB pages round-robin)\n"
+    "  --passes K           with domains, times an iteration reads its input\n"
+    "                       (default 1 stream-like; 4 stencil-like): unstaged remote\n"
+    "                       chunks pay the remote read K times, staged ones once\n"
+    "  schedule keys        numa=on|off (locality-aware dispatch) and stage=on|off\n"
+    "                       (copy a chunk homed on another domain first); both on\n"
+    "                       by default, in force with >= 2 domains and a blocked\n"
+    "                       home (stage: and bytes_per_iter > 0), e.g.\n"
+    "                       --schedule fac2,numa=on,stage=off\n"
     "  --claim-ns NS        cost of one claim, ns (default 0)\n"
     "output:\n"
     "  --trace FILE         per-chunk CSV: worker,seq,start,end,size (seconds;\n"
-    "                       seq 0 is the calibration chunk when there is one)\n"
+    "                       seq 0 is the calibration chunk when there is one);\n"
+    "                       with domains also lo,home,remote,staged\n"
     "  --format F           table (default), csv (one row per worker) or json\n"
     "  --per-worker         list every worker in the table even when there are\n"
     "                       more than 64\n"
@@ -73,7 +100,11 @@ static const char usage_text[] =
     "\n"
     "example (seed 000, Table 1):\n"
     "  lf-sim --speeds 1,1/2,1/3,1/4 --tasks 68 \\\n"
-    "         --schedule multi,k=2,cal=paper,min=1 --trace t.csv\n";
+    "         --schedule multi,k=2,cal=paper,min=1 --trace t.csv\n"
+    "example (4 NUMA nodes x 16 workers, all data on node 0, a stencil staged):\n"
+    "  lf-sim --speeds 5e7 --nodes 4 --workers-per-node 16 --bytes-per-iter 64 \\\n"
+    "         --bandwidth 3.2e10 --stage-lat 1e-6 --home node0 --passes 4 \\\n"
+    "         --tasks 4e6 --schedule af,numa=on,stage=on\n";
 
 /* Report bad input (printf-style) and exit with status 2. */
 static void __attribute__((format(printf, 1, 2), noreturn)) die_usage(const char *fmt, ...)
@@ -210,35 +241,56 @@ static void umr_mstar(const char *fmt, double N, double W)
 struct trace {
     FILE *f;
     int failed;
+    int numa; /* the platform has domains: four more columns */
 };
 
 static void trace_chunk(void *ctx, const struct lf__sim_chunk *c)
 {
     struct trace *t = ctx;
-    if (fprintf(t->f, "%d,%llu,%.9f,%.9f,%llu\n", c->worker, (unsigned long long)c->seq, c->start,
+    if (fprintf(t->f, "%d,%llu,%.9f,%.9f,%llu", c->worker, (unsigned long long)c->seq, c->start,
                 c->end, (unsigned long long)c->size) < 0)
+        t->failed = 1;
+    if (t->numa && fprintf(t->f, ",%llu,%d,%llu,%d", (unsigned long long)c->lo, c->home,
+                           (unsigned long long)c->remote, c->staged) < 0)
+        t->failed = 1;
+    if (fputc('\n', t->f) == EOF)
         t->failed = 1;
 }
 
 /* ---- report ---- */
 
+static const char *staging_name(const struct lf__sim_platform *pf)
+{
+    return pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free";
+}
 
 static void report(const char *fmt, const struct lf__sim_platform *pf, const struct lf__sched *s,
-                   const char *cost, uint64_t seed, const struct lf__sim_result *r, int all)
+                   const char *cost, const struct lf__sim_workload *wl,
+                   const struct lf__sim_result *r, int all)
 {
     int P = r->nworkers;
+    uint64_t seed = wl->seed;
+    unsigned passes = wl->passes ? wl->passes : 1;
     double mk = r->makespan > 0 ? r->makespan : 1;
     if (strcmp(fmt, "csv") == 0) {
+        /* Columns are only ever appended: scripts count them from the end. */
         printf("schedule,workers,tasks,cost,seed,makespan,ideal,efficiency,chunks,calib_chunks,"
-               "worker,speed,worker_chunks,worker_iters,busy,busy_frac\n");
-        for (int i = 0; i < P; i++)
+               "worker,speed,worker_chunks,worker_iters,busy,busy_frac%s\n",
+               pf->ndom ? ",domain,numa,stage,worker_remote_iters,worker_staged_iters" : "");
+        for (int i = 0; i < P; i++) {
             printf("\"%s\",%d,%llu,\"%s\",%llu,%.9f,%.9f,%.6f,%llu,%llu,%d,%.9g,%llu,%llu,%.9f,"
-                   "%.6f\n",
+                   "%.6f",
                    s->spec, P, (unsigned long long)r->tasks, cost, (unsigned long long)seed,
                    r->makespan, r->ideal, r->efficiency, (unsigned long long)r->chunks,
                    (unsigned long long)r->calib_chunks, i, pf->w[i].speed,
                    (unsigned long long)r->w[i].chunks, (unsigned long long)r->w[i].iters,
                    r->w[i].busy, r->w[i].busy / mk);
+            if (pf->ndom)
+                printf(",%d,%d,%d,%llu,%llu", pf->w[i].domain, r->numa, r->stage,
+                       (unsigned long long)r->w[i].remote_iters,
+                       (unsigned long long)r->w[i].staged_iters);
+            printf("\n");
+        }
         return;
     }
     if (strcmp(fmt, "json") == 0) {
@@ -248,23 +300,49 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
         json_str(cost);
         printf(",\n \"seed\": %llu, \"staging\": \"%s\", \"makespan\": %.9f, \"ideal\": %.9f, "
                "\"efficiency\": %.6f,\n \"chunks\": %llu, \"calib_chunks\": %llu, "
-               "\"calibrated_at\": %.9f,\n \"per_worker\": [",
-               (unsigned long long)seed, pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free",
-               r->makespan, r->ideal, r->efficiency, (unsigned long long)r->chunks,
-               (unsigned long long)r->calib_chunks, r->calib_end);
-        for (int i = 0; i < P; i++)
+               "\"calibrated_at\": %.9f,\n",
+               (unsigned long long)seed, staging_name(pf), r->makespan, r->ideal, r->efficiency,
+               (unsigned long long)r->chunks, (unsigned long long)r->calib_chunks, r->calib_end);
+        if (pf->ndom)
+            printf(" \"domains\": %d, \"home\": \"%s\", \"passes\": %u, \"numa\": %d, "
+                   "\"stage\": %d,\n \"remote_iters\": %llu, \"staged_iters\": %llu, "
+                   "\"staged_bytes\": %.17g, \"remote_bytes\": %.17g, \"port_busy\": %.9f,\n",
+                   pf->ndom, lf__sim_home_name(wl->home), passes, r->numa, r->stage,
+                   (unsigned long long)r->remote_iters, (unsigned long long)r->staged_iters,
+                   r->staged_bytes, r->remote_bytes, r->port_busy);
+        printf(" \"per_worker\": [");
+        for (int i = 0; i < P; i++) {
             printf("%s\n  {\"worker\": %d, \"speed\": %.9g, \"chunks\": %llu, \"iters\": %llu, "
-                   "\"busy\": %.9f, \"busy_frac\": %.6f, \"end\": %.9f}",
+                   "\"busy\": %.9f, \"busy_frac\": %.6f, \"end\": %.9f",
                    i ? "," : "", i, pf->w[i].speed, (unsigned long long)r->w[i].chunks,
                    (unsigned long long)r->w[i].iters, r->w[i].busy, r->w[i].busy / mk, r->w[i].end);
+            if (pf->ndom)
+                printf(", \"domain\": %d, \"remote_iters\": %llu, \"staged_iters\": %llu",
+                       pf->w[i].domain, (unsigned long long)r->w[i].remote_iters,
+                       (unsigned long long)r->w[i].staged_iters);
+            printf("}");
+        }
         printf("\n]}\n");
         return;
     }
     printf("schedule     %s\n", s->spec);
-    printf("platform     %d workers, staging %s\n", P,
-           pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free");
+    if (pf->ndom)
+        printf("platform     %d workers in %d NUMA domains, ports %s\n", P, pf->ndom,
+               staging_name(pf));
+    else
+        printf("platform     %d workers, staging %s\n", P, staging_name(pf));
     printf("workload     %llu tasks, cost %s, seed %llu\n", (unsigned long long)r->tasks, cost,
            (unsigned long long)seed);
+    if (pf->ndom) {
+        double n = r->tasks ? (double)r->tasks : 1;
+        printf("data         home %s, %u pass%s; locality %s, staging %s\n",
+               lf__sim_home_name(wl->home), passes, passes == 1 ? "" : "es", r->numa ? "on" : "off",
+               r->stage ? "on" : "off");
+        printf("remote       %llu iterations (%.2f%%), %llu staged (%.6g bytes), %.6g bytes "
+               "read unstaged; ports busy %.6f s\n",
+               (unsigned long long)r->remote_iters, 100.0 * (double)r->remote_iters / n,
+               (unsigned long long)r->staged_iters, r->staged_bytes, r->remote_bytes, r->port_busy);
+    }
     printf("makespan     %.6f s\n", r->makespan);
     printf("ideal        %.6f s\n", r->ideal);
     printf("efficiency   %.4f\n", r->efficiency);
@@ -284,12 +362,20 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
         printf("(%d workers: --per-worker lists each one)\n", P);
         return;
     }
-    printf("\n%6s %12s %8s %12s %14s %7s %14s\n", "worker", "speed", "chunks", "iters", "busy_s",
+    printf("\n%6s %12s %8s %12s %14s %7s %14s", "worker", "speed", "chunks", "iters", "busy_s",
            "busy%", "end_s");
-    for (int i = 0; i < P; i++)
-        printf("%6d %12.6g %8llu %12llu %14.6f %7.2f %14.6f\n", i, pf->w[i].speed,
+    if (pf->ndom)
+        printf(" %6s %12s %12s", "domain", "remote", "staged");
+    printf("\n");
+    for (int i = 0; i < P; i++) {
+        printf("%6d %12.6g %8llu %12llu %14.6f %7.2f %14.6f", i, pf->w[i].speed,
                (unsigned long long)r->w[i].chunks, (unsigned long long)r->w[i].iters, r->w[i].busy,
                100.0 * r->w[i].busy / mk, r->w[i].end);
+        if (pf->ndom)
+            printf(" %6d %12llu %12llu", pf->w[i].domain, (unsigned long long)r->w[i].remote_iters,
+                   (unsigned long long)r->w[i].staged_iters);
+        printf("\n");
+    }
 }
 
 int main(int argc, char **argv)
@@ -304,6 +390,10 @@ int main(int argc, char **argv)
         O_BPI,
         O_STAGING,
         O_PROFILE,
+        O_NODES,
+        O_WPN,
+        O_HOME,
+        O_PASSES,
         O_TASKS,
         O_SCHEDULE,
         O_COST,
@@ -329,6 +419,10 @@ int main(int argc, char **argv)
         {"bytes-per-iter", required_argument, 0, O_BPI},
         {"staging", required_argument, 0, O_STAGING},
         {"profile", required_argument, 0, O_PROFILE},
+        {"nodes", required_argument, 0, O_NODES},
+        {"workers-per-node", required_argument, 0, O_WPN},
+        {"home", required_argument, 0, O_HOME},
+        {"passes", required_argument, 0, O_PASSES},
         {"tasks", required_argument, 0, O_TASKS},
         {"schedule", required_argument, 0, O_SCHEDULE},
         {"cost", required_argument, 0, O_COST},
@@ -347,8 +441,9 @@ int main(int argc, char **argv)
     };
     const char *platform = NULL, *speeds = NULL, *profile = NULL, *schedule = NULL;
     const char *cost = "const", *trace_path = NULL, *fmt = "table", *staging = NULL;
+    const char *home = NULL;
     double latency = -1, stage_lat = -1, bandwidth = -1, bpi = -1, claim_ns = 0;
-    uint64_t tasks = 0, seed = 1, nworkers = 0;
+    uint64_t tasks = 0, seed = 1, nworkers = 0, nodes = 0, per_node = 0, passes = 0;
     double cvs[32] = {0, 0.2, 0.4, 0.6, 0.8, 1.0};
     int ncv = 6;
     int have_tasks = 0, per_worker = 0, timing = 0, ktable = 0, mstar = 0, c;
@@ -387,6 +482,30 @@ int main(int argc, char **argv)
             break;
         case O_PROFILE:
             profile = optarg;
+            break;
+        case O_NODES:
+            nodes = opt_u64("--nodes", optarg);
+            if (nodes < 1 || nodes > LF__SIM_MAXDOM)
+                die_usage("--nodes %s: expected 1 to %d NUMA domains", optarg, LF__SIM_MAXDOM);
+            break;
+        case O_WPN:
+            per_node = opt_u64("--workers-per-node", optarg);
+            if (per_node < 1 || per_node > 1000000)
+                die_usage("--workers-per-node %s: expected 1 to 1000000", optarg);
+            break;
+        case O_HOME: {
+            struct lf__sim_workload probe = {0};
+            if (lf__sim_home_parse(&probe, optarg, err, sizeof err))
+                die_usage("%s", err);
+            home = optarg;
+            break;
+        }
+        case O_PASSES:
+            passes = opt_u64("--passes", optarg);
+            if (passes < 1 || passes > 1000000)
+                die_usage("--passes %s: expected an integer from 1 to 1000000 (reads of an "
+                          "iteration's input)",
+                          optarg);
             break;
         case O_TASKS:
             tasks = opt_u64("--tasks", optarg), have_tasks = 1;
@@ -442,7 +561,8 @@ int main(int argc, char **argv)
             printf("schedules: %s\n", list);
             for (const struct lf__policy *const *p = lf__policies; *p; p++)
                 printf("  %-22s %s\n", (*p)->synopsis, (*p)->help ? (*p)->help : "");
-            printf("every schedule also accepts cal=auto|paper, calns=N, memory=on|off\n");
+            printf("every schedule also accepts cal=auto|paper, calns=N, memory=on|off, and\n"
+                   "numa=on|off, stage=on|off (NUMA platforms: --nodes, 'domains N')\n");
             return 0;
         }
         case O_HELP:
@@ -473,6 +593,18 @@ int main(int argc, char **argv)
         die_usage("--schedule SPEC is required (lf-sim --list shows them)");
     if (platform && nworkers)
         die_usage("--workers goes with --speeds, not --platform");
+    if (per_node) {
+        if (!nodes || !speeds)
+            die_usage("--workers-per-node goes with --speeds and --nodes N, e.g. --speeds 1 "
+                      "--nodes 4 --workers-per-node 16");
+        if (nworkers && nworkers != nodes * per_node)
+            die_usage("--workers %llu disagrees with --nodes %llu x --workers-per-node %llu",
+                      (unsigned long long)nworkers, (unsigned long long)nodes,
+                      (unsigned long long)per_node);
+        if (nodes * per_node > 1000000)
+            die_usage("--nodes x --workers-per-node: at most 1000000 workers");
+        nworkers = nodes * per_node;
+    }
 
     struct lf__sched sched;
     if (lf__sched_parse(schedule, &sched, err, sizeof err) != 0)
@@ -482,6 +614,14 @@ int main(int argc, char **argv)
                       : lf__sim_platform_speeds(&pf, speeds, (int)nworkers, err, sizeof err);
     if (rc)
         die_usage("%s", err);
+    if (nodes) {
+        if (lf__sim_platform_domains(&pf, (int)nodes, err, sizeof err))
+            die_usage("--nodes: %s", err);
+        pf.staging = LF__SIM_STAGE_ONEPORT; /* one transfer at a time per domain */
+    }
+    if (!pf.ndom && (home || passes))
+        die_usage("%s needs NUMA domains (--nodes N, or a 'domains N' line in the platform)",
+                  home ? "--home" : "--passes");
     for (int i = 0; i < pf.nworkers; i++) {
         struct lf__sim_worker *w = &pf.w[i];
         if (latency >= 0)
@@ -498,8 +638,10 @@ int main(int argc, char **argv)
     if (staging)
         pf.staging = strcmp(staging, "oneport") == 0 ? LF__SIM_STAGE_ONEPORT : LF__SIM_STAGE_FREE;
 
-    struct lf__sim_workload wl = {.tasks = tasks, .seed = seed};
+    struct lf__sim_workload wl = {.tasks = tasks, .seed = seed, .passes = (unsigned)passes};
     if (lf__sim_cost_parse(&wl, cost, err, sizeof err))
+        die_usage("%s", err);
+    if (home && lf__sim_home_parse(&wl, home, err, sizeof err))
         die_usage("%s", err);
     struct timespec t0, t1, t2;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -507,13 +649,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "lf-sim: out of memory for %llu tasks\n", (unsigned long long)tasks);
         return 1;
     }
-    struct trace tr = {0};
+    struct trace tr = {.numa = pf.ndom > 0};
     if (trace_path) {
         tr.f = fopen(trace_path, "w");
         if (!tr.f)
             die_usage("--trace %s: %s", trace_path, strerror(errno));
         setvbuf(tr.f, NULL, _IOFBF, 1 << 20);
-        fprintf(tr.f, "worker,seq,start,end,size\n");
+        fprintf(tr.f, "worker,seq,start,end,size%s\n", tr.numa ? ",lo,home,remote,staged" : "");
     }
     struct lf__sim_opts o = {
         .claim_ns = claim_ns, .on_chunk = tr.f ? trace_chunk : NULL, .ctx = &tr};
@@ -530,7 +672,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "lf-sim: %s\n", err);
         return 1;
     }
-    report(fmt, &pf, &sched, cost, seed, &res, per_worker);
+    report(fmt, &pf, &sched, cost, &wl, &res, per_worker);
     if (timing)
         fprintf(stderr, "lf-sim: workload set-up %.3f s, simulation %.3f s (%llu events)\n",
                 (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),

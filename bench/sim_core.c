@@ -5,13 +5,25 @@
  * index), so that equal times resolve to the lower index and every run is
  * reproducible.  Popping worker w's event completes its chunk (statistics,
  * calibration, feedback) and lets it claim the next one at that same time.
- * Nothing here is O(P) per event; the policies may be.
+ * Nothing here is O(P) per event (O(domains) on a NUMA platform); the
+ * policies may be.
+ *
+ * Domains (doc/lf-sim.md, "NUMA domains").  Which chunks are local, remote
+ * or staged, and how they are claimed, follow lib/dispatch/locality.c: with
+ * numa on the policy sizes a chunk for the whole loop's remainder,
+ * lf__loc_pick chooses the range and lf__loc_remote_chunk resizes a chunk
+ * from another domain's range; a chunk's home is its range or its first
+ * iteration's domain; t_local and x come from the worker's compute times.
+ * What a chunk costs is physical instead: each iteration's input costs
+ * according to where it lives.  Ports are claimed in claim order, which is
+ * time order, so each port's transfers queue first come, first served.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/locality.h"
 #include "sim_core.h"
 
 /* W_READY: released from a wait, its claim event is queued. */
@@ -26,6 +38,9 @@ struct wsim {
     uint64_t seq;    /* chunks claimed so far */
     uint64_t k;      /* LF__P_STATIC: index of the next partition() call */
     double prev_end; /* end of its previous chunk (0 at loop entry) */
+    /* Domains: compute ns and iterations of its local or staged chunks and
+     * of its unstaged remote ones (by the chunk's home), for t_local and x. */
+    double loc_ns, rem_ns, loc_it, rem_it;
     struct lf__sim_chunk cur;
 };
 
@@ -98,7 +113,83 @@ struct sim {
     double port_free;    /* one-port staging: when the master's port is free */
     double claim_s;
     double max_speed;
+    uint64_t left;  /* iterations not yet claimed (shared counter or ranges) */
+    uint64_t order; /* claims so far */
+    /* Domains (D = 0: none). */
+    int D;
+    int homed;       /* >= 2 domains and a blocked placement: the runtime knows the home */
+    int loc, stage;  /* numa=on, stage=on in force */
+    int home;        /* LF__SIM_HOME_* */
+    unsigned passes; /* reads of a remote input without staging */
+    uint64_t page;   /* LF__SIM_HOME_INTERLEAVE: iterations per page */
+    uint64_t hlo[LF__SIM_MAXDOM], hhi[LF__SIM_MAXDOM]; /* blocked homes: [hlo, hhi) */
+    uint64_t rem[LF__SIM_MAXDOM]; /* numa on: unclaimed iterations of each range */
+    int owners[LF__SIM_MAXDOM];   /* workers of each domain */
+    double port[LF__SIM_MAXDOM];  /* when each domain's port is free */
 };
+
+/* Iterations of [0, x) that an interleaved placement puts on domain d. */
+static uint64_t interleave_below(const struct sim *S, int d, uint64_t x)
+{
+    uint64_t cycle = S->page * (uint64_t)S->D, off = (uint64_t)d * S->page;
+    uint64_t part = x % cycle > off ? x % cycle - off : 0;
+    return x / cycle * S->page + (part < S->page ? part : S->page);
+}
+
+/* Iterations of [lo, hi) whose input lives on domain d. */
+static uint64_t home_count(const struct sim *S, int d, uint64_t lo, uint64_t hi)
+{
+    if (S->home == LF__SIM_HOME_INTERLEAVE)
+        return interleave_below(S, d, hi) - interleave_below(S, d, lo);
+    uint64_t a = lo > S->hlo[d] ? lo : S->hlo[d], b = hi < S->hhi[d] ? hi : S->hhi[d];
+    return b > a ? b - a : 0;
+}
+
+/* The domain holding iteration i's input. */
+static int home_of(const struct sim *S, uint64_t i)
+{
+    if (S->home == LF__SIM_HOME_INTERLEAVE)
+        return (int)(i / S->page % (uint64_t)S->D);
+    for (int d = 0; d < S->D; d++)
+        if (i >= S->hlo[d] && i < S->hhi[d])
+            return d;
+    return 0;
+}
+
+/* Set the home ranges of the workload's placement over the S->D domains. */
+static void place(struct sim *S)
+{
+    double bpi = S->pf->bytes_per_iter;
+    S->page = bpi > 0 && bpi < 4096 ? (uint64_t)(4096 / bpi) : 1;
+    for (int d = 0; d < S->D; d++) {
+        if (S->home == LF__SIM_HOME_NODE0) {
+            S->hlo[d] = 0;
+            S->hhi[d] = d == 0 ? S->n : 0;
+        } else if (S->home == LF__SIM_HOME_BLOCKED) {
+            /* n d / D without overflow: n < 2^64, D <= 64 */
+            S->hlo[d] = S->n / (uint64_t)S->D * (uint64_t)d +
+                        S->n % (uint64_t)S->D * (uint64_t)d / (uint64_t)S->D;
+            S->hhi[d] = S->n / (uint64_t)S->D * (uint64_t)(d + 1) +
+                        S->n % (uint64_t)S->D * (uint64_t)(d + 1) / (uint64_t)S->D;
+        }
+    }
+}
+
+/* Expected share of worker i's iterations that live on other domains, for
+ * the staging costs a policy sees: with numa on, the part of its speed
+ * share of the loop its own domain's range does not cover; otherwise the
+ * part of the loop homed elsewhere. */
+static double remote_share(const struct sim *S, int i, const double *dom_speed, double sum_speed)
+{
+    int d = S->pf->w[i].domain;
+    if (S->n == 0)
+        return 0.0;
+    double held = (double)home_count(S, d, 0, S->n) / (double)S->n;
+    if (!S->loc)
+        return 1.0 - held;
+    double f = 1.0 - held * sum_speed / dom_speed[d];
+    return f > 0.0 ? f : 0.0;
+}
 
 /* Time at which worker i, starting compute work at t0, has done work units of
  * it under its speed profile (segments are walked forward only: a worker's
@@ -130,26 +221,103 @@ static uint64_t to_ns(double s)
     return ns < 1.0 ? 1 : ns > 1.8e19 ? UINT64_MAX : (uint64_t)llround(ns);
 }
 
-/* Give worker i the chunk [lo, lo+c) at time t: stage it, compute it, and
- * queue its completion. */
-static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c)
+/* Serve a transfer of bytes for worker i on domain d's port from time t
+ * (one at a time per port when the platform is one-port); returns its end. */
+static double transfer(struct sim *S, int i, int d, double t, uint64_t iters, double bytes,
+                       int staged)
+{
+    const struct lf__sim_worker *w = &S->pf->w[i];
+    double dur = (staged ? w->stage_lat : 0.0) + (w->bandwidth > 0 ? bytes / w->bandwidth : 0.0);
+    double xs = t;
+    if (S->pf->staging == LF__SIM_STAGE_ONEPORT) {
+        xs = S->port[d] > t ? S->port[d] : t;
+        S->port[d] = xs + dur;
+    }
+    S->res->port_busy += dur;
+    if (staged)
+        S->res->staged_bytes += bytes;
+    else
+        S->res->remote_bytes += bytes;
+    if (S->o && S->o->on_xfer)
+        S->o->on_xfer(S->o->ctx, &(struct lf__sim_xfer){.worker = i,
+                                                        .home = d,
+                                                        .start = xs,
+                                                        .end = xs + dur,
+                                                        .iters = iters,
+                                                        .bytes = bytes,
+                                                        .staged = staged});
+    return xs + dur;
+}
+
+/* Domains: from time t, move what worker i's chunk [lo, lo+c) of home
+ * domain home needs.  Staged (stage on, home not the worker's domain): the
+ * whole chunk is copied once from home's memory, beta_i + c bytes/B_i
+ * (seed 003 eq. (2)), as the runtime copies the chunk's span.  Otherwise
+ * the iterations whose input lives on another domain d are read in place,
+ * passes times: passes k bytes/B_i on d's port, one domain after the other.
+ * Returns when the last transfer ends (t when nothing moves); *remote gets
+ * the iterations not homed on the worker's domain, *staged 1 if copied. */
+static double move_input(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int home,
+                         uint64_t *remote, int *staged)
+{
+    int me = S->pf->w[i].domain;
+    double bpi = S->pf->bytes_per_iter;
+    *remote = 0;
+    for (int d = 0; d < S->D; d++)
+        *remote += d == me ? 0 : home_count(S, d, lo, lo + c);
+    *staged = S->stage && home >= 0 && home != me;
+    if (*staged)
+        return transfer(S, i, home, t, c, (double)c * bpi, 1);
+    for (int d = 0; d < S->D && *remote; d++) {
+        uint64_t k = d == me ? 0 : home_count(S, d, lo, lo + c);
+        if (k)
+            t = transfer(S, i, d, t, k, (double)k * bpi * (double)S->passes, 0);
+    }
+    return t;
+}
+
+/* Give worker i the chunk [lo, lo+c) at time t, taken from domain from's
+ * range (-1: the shared counter): stage it, compute it, and queue its
+ * completion. */
+static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int from)
 {
     const struct lf__sim_worker *w = &S->pf->w[i];
     struct wsim *x = &S->ws[i];
-    double ts = t + S->claim_s;
-    if (S->pf->staging == LF__SIM_STAGE_ONEPORT && S->port_free > ts)
-        ts = S->port_free; /* seed 003 §3.2: the master sends one chunk at a time */
-    /* seed 003 eq. (2): Tcomm = beta + size/B (B in bytes/s here) */
-    double stage = w->stage_lat;
-    if (w->bandwidth > 0)
-        stage += (double)c * S->pf->bytes_per_iter / w->bandwidth;
-    double te = ts + stage;
-    if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
-        S->port_free = te;
+    double ts = t + S->claim_s, te, tc; /* staging done; compute (or remote reads) begins */
+    uint64_t remote = 0;
+    int staged = 0, home = -1;
+    if (S->D > 0) {
+        if (S->homed)
+            home = from >= 0 ? from : home_of(S, lo);
+        /* Unstaged remote reads are part of the compute the worker times. */
+        tc = move_input(S, i, ts, lo, c, home, &remote, &staged);
+        te = staged ? tc : ts;
+    } else {
+        if (S->pf->staging == LF__SIM_STAGE_ONEPORT && S->port_free > ts)
+            ts = S->port_free; /* seed 003 §3.2: the master sends one chunk at a time */
+        /* seed 003 eq. (2): Tcomm = beta + size/B (B in bytes/s here) */
+        double stage = w->stage_lat;
+        if (w->bandwidth > 0)
+            stage += (double)c * S->pf->bytes_per_iter / w->bandwidth;
+        te = tc = ts + stage;
+        if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
+            S->port_free = te;
+    }
     /* seed 003 eq. (1): Tcomp = alpha + size/S, with size in units of work */
-    double end = work_end(S, i, te + w->latency, lf__sim_work(S->wl, lo, lo + c));
+    double end = work_end(S, i, tc + w->latency, lf__sim_work(S->wl, lo, lo + c));
     /* Like the dispatcher: the phase at claim time decides the calib flag. */
-    x->cur = (struct lf__sim_chunk){i, x->seq++, t, te, end, lo, c, S->calibrating};
+    x->cur = (struct lf__sim_chunk){.worker = i,
+                                    .calib = S->calibrating,
+                                    .seq = x->seq++,
+                                    .start = t,
+                                    .stage_end = te,
+                                    .end = end,
+                                    .lo = lo,
+                                    .size = c,
+                                    .order = S->order++,
+                                    .remote = remote,
+                                    .home = home,
+                                    .staged = staged};
     x->state = W_BUSY;
     lf__stored_relaxed(&S->view.w[i].cur_start_ns, t * 1e9);
     lf__store_relaxed(&S->view.w[i].cur_iters, c);
@@ -161,10 +329,10 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c)
 static void report(struct sim *S, int i)
 {
     struct lf__wstat *w = &S->view.w[i];
-    lf__stored_relaxed(&w->calib_ipt, (double)lf__load_relaxed(&w->busy_ns) /
-                                          (double)lf__load_relaxed(&w->iters));
+    lf__stored_relaxed(&w->calib_ipt,
+                       (double)lf__load_relaxed(&w->busy_ns) / (double)lf__load_relaxed(&w->iters));
     lf__stored_relaxed(&w->avail, 1.0);
-    lf__stored_relaxed(&w->latency_ns, S->pf->w[i].stage_lat * 1e9);
+    lf__stored_relaxed(&w->latency_ns, lf__loadd_relaxed(&w->stage_lat_ns));
     lf__stored_relaxed(&w->bm, S->pf->w[i].speed / S->max_speed);
     S->ws[i].cal_pending = 0;
     S->nreported++;
@@ -188,6 +356,15 @@ static void complete(struct sim *S, int i, double t)
     r->chunks++;
     r->iters += c->size;
     r->calib_chunks += (uint64_t)c->calib;
+    r->remote_iters += c->remote;
+    r->staged_iters += c->staged ? c->size : 0;
+    S->res->remote_iters += c->remote;
+    S->res->staged_iters += c->staged ? c->size : 0;
+    /* As lf__loc_chunk_done: a staged copy is local data. */
+    if (c->home >= 0 && c->home != S->pf->w[i].domain && !c->staged)
+        x->rem_ns += (double)busy, x->rem_it += (double)c->size;
+    else
+        x->loc_ns += (double)busy, x->loc_it += (double)c->size;
     S->res->chunks++;
     S->res->calib_chunks += (uint64_t)c->calib;
     if (c->end > S->res->makespan)
@@ -208,7 +385,7 @@ static void complete(struct sim *S, int i, double t)
         S->calibrating = 0;
         S->res->calib_end = t;
         if (S->pol->calibrated)
-            S->pol->calibrated(S->pstate, &S->view, S->n - S->next);
+            S->pol->calibrated(S->pstate, &S->view, S->left);
         if (S->sched->cal_paper) {
             /* Everyone waited: the whole team claims now, in index order
              * (the heap's tie rule), this worker included. */
@@ -243,10 +420,10 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             return -EPROTO;
         }
         S->static_sum += c;
-        start_chunk(S, i, t, lo, c);
+        start_chunk(S, i, t, lo, c, -1);
         return 0;
     }
-    uint64_t r = S->n - S->next;
+    uint64_t r = S->left;
     if (r == 0) {
         x->state = W_DONE;
         S->active--;
@@ -271,11 +448,30 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         if (c == 0)
             c = 1;
     }
-    if (c > r)
-        c = r;
-    lo = S->next;
-    S->next += c;
-    start_chunk(S, i, t, lo, c);
+    int from = -1;
+    if (S->loc) {
+        /* lib/policy/locality.h, applied as the dispatcher does. */
+        int me = S->pf->w[i].domain;
+        from = lf__loc_pick(S->rem, S->D, me);
+        if (from == me)
+            c = c < S->rem[me] ? c : S->rem[me];
+        else if (S->stage) /* staging costs reach the policy through the view */
+            c = lf__loc_remote_chunk(c, 0, 0, S->rem[from], S->owners[from]);
+        else {
+            double tl = x->loc_it > 0 ? x->loc_ns / x->loc_it : 0.0;
+            double xr = tl > 0 && x->rem_it > 0 ? x->rem_ns / x->rem_it - tl : 0.0;
+            c = lf__loc_remote_chunk(c, tl, xr > 0 ? xr : 0.0, S->rem[from], S->owners[from]);
+        }
+        lo = S->hhi[from] - S->rem[from];
+        S->rem[from] -= c;
+    } else {
+        if (c > r)
+            c = r;
+        lo = S->next;
+        S->next += c;
+    }
+    S->left -= c;
+    start_chunk(S, i, t, lo, c, from);
     return 0;
 }
 
@@ -290,6 +486,16 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         snprintf(err, errlen, "no workers, or no schedule");
         return -EINVAL;
     }
+    if (pf->ndom < 0 || pf->ndom > LF__SIM_MAXDOM) {
+        snprintf(err, errlen, "%d NUMA domains: expected 0 to %d", pf->ndom, LF__SIM_MAXDOM);
+        return -EINVAL;
+    }
+    for (int i = 0; i < P && pf->ndom > 0; i++)
+        if (pf->w[i].domain < 0 || pf->w[i].domain >= pf->ndom) {
+            snprintf(err, errlen, "worker %d: domain %d outside 0..%d", i, pf->w[i].domain,
+                     pf->ndom - 1);
+            return -EINVAL;
+        }
     res->nworkers = P;
     res->tasks = wl->tasks;
     res->calib_end = -1;
@@ -299,8 +505,21 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.wl = wl;
     S.o = o;
     S.res = res;
-    S.n = wl->tasks;
+    S.n = S.left = wl->tasks;
     S.claim_s = o ? o->claim_ns * 1e-9 : 0;
+    S.D = pf->ndom;
+    S.home = wl->home;
+    S.passes = wl->passes ? wl->passes : 1;
+    if (S.D > 0)
+        place(&S);
+    /* As lf__loc_init: the runtime learns a blocked home only, and stages
+     * only a loop that declares inputs (bytes_per_iter > 0 here). */
+    S.homed = S.D >= 2 && S.n > 0 && S.home != LF__SIM_HOME_INTERLEAVE;
+    S.loc = S.homed && s->numa;
+    S.stage = S.homed && s->stage && pf->bytes_per_iter > 0;
+    res->ndom = S.D;
+    res->numa = S.loc;
+    res->stage = S.stage;
     uint64_t pstate[LF__POLICY_STATE_MAX / 8];
     memcpy(pstate, s->state, sizeof pstate); /* the template stays untouched */
     S.pstate = pstate;
@@ -318,19 +537,30 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.view.nworkers = P;
     S.view.claim_ns = o ? o->claim_ns : 0;
     S.view.calibrated_from_memory = 0;
-    S.view.one_port = pf->staging == LF__SIM_STAGE_ONEPORT;
+    S.view.one_port = pf->staging == LF__SIM_STAGE_ONEPORT && (S.D == 0 || S.stage);
     S.active = P;
-    double sum_speed = 0;
+    double sum_speed = 0, dom_speed[LF__SIM_MAXDOM] = {0};
     for (int i = 0; i < P; i++) {
         sum_speed += pf->w[i].speed;
+        if (S.D > 0) {
+            dom_speed[pf->w[i].domain] += pf->w[i].speed;
+            S.owners[pf->w[i].domain]++;
+        }
+    }
+    for (int d = 0; d < S.D && S.loc; d++)
+        S.rem[d] = S.hhi[d] - S.hlo[d];
+    for (int i = 0; i < P; i++) {
         if (pf->w[i].speed > S.max_speed)
             S.max_speed = pf->w[i].speed;
-        /* The model's affine costs are known estimates (seed 003 §3). */
+        /* The model's affine costs are known estimates (seed 003 §3).  With
+         * domains, staging costs are those of the worker's expected remote
+         * share, and only when it stages (unstaged, they are compute). */
+        double share = S.D == 0 ? 1.0 : S.stage ? remote_share(&S, i, dom_speed, sum_speed) : 0.0;
         lf__stored_relaxed(&S.view.w[i].comp_lat_ns, pf->w[i].latency * 1e9);
-        lf__stored_relaxed(&S.view.w[i].stage_lat_ns, pf->w[i].stage_lat * 1e9);
+        lf__stored_relaxed(&S.view.w[i].stage_lat_ns, share * pf->w[i].stage_lat * 1e9);
         if (pf->w[i].bandwidth > 0)
             lf__stored_relaxed(&S.view.w[i].stage_ns_per_iter,
-                               pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
+                               share * pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
         S.ws[i].cal_size = 1;
         S.ws[i].cal_pending = 1;
         /* Equal times in index order: already a valid heap. */

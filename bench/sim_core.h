@@ -9,6 +9,17 @@
  * units of work (1 = one iteration of unit cost), drawn from a seeded
  * distribution.  lf__sim_run() plays the dispatcher's rules (lib/dispatch/
  * loop.c) event by event and reports makespan, efficiency and each chunk.
+ *
+ * A platform may instead be split into NUMA domains.  Then each iteration's
+ * input has a home domain (the workload's placement), only iterations whose
+ * home is not the worker's own domain cost anything to move, and every
+ * domain's memory is a port serving one transfer at a time: the remote reads
+ * of an unstaged chunk (passes times its bytes) or the staging copy of a
+ * staged one (beta_i + bytes/B_i, once).  The schedule keys numa= and stage=
+ * (struct lf__sched) act as in the runtime (lib/dispatch/locality.c): with
+ * numa on the loop is one range per domain and workers take from their own
+ * first, by the rules of lib/policy/locality.h; with stage on a chunk whose
+ * home is another domain is copied before it is computed.
  */
 #ifndef LF_SIM_CORE_H
 #define LF_SIM_CORE_H
@@ -34,15 +45,25 @@ struct lf__sim_worker {
     double bandwidth; /* B_i: staging rate, bytes per second; 0 = unlimited */
     int nseg;         /* speed profile, sorted by t, first t == 0; nseg 0 = constant */
     struct lf__sim_seg *prof;
+    int domain; /* NUMA domain, 0 .. ndom-1 (platforms with domains only) */
 };
 
 enum { LF__SIM_STAGE_FREE = 0, LF__SIM_STAGE_ONEPORT = 1 };
 
+/* Most NUMA domains a platform has (lib/policy/locality.h's limit). */
+#define LF__SIM_MAXDOM 64
+
 struct lf__sim_platform {
     int nworkers;
     struct lf__sim_worker *w;
-    int staging;           /* LF__SIM_STAGE_*: one staging at a time (seed 003 §3.2) or free */
+    int staging;           /* LF__SIM_STAGE_*: one staging at a time (seed 003 §3.2) or free;
+                              with domains: one transfer at a time per home domain, or free */
     double bytes_per_iter; /* input bytes one iteration needs */
+    /* NUMA domains, 0: none (every chunk is staged from the master, as in
+     * seed 003).  With ndom >= 1, a worker's stage_lat and bandwidth are its
+     * link to the other domains' memory (beta_i, B_i) and only iterations
+     * homed on another domain than the worker's pay for it. */
+    int ndom;
 };
 
 /* Read a platform file (format: doc/lf-sim.md) into pf.  Returns 0, or -EINVAL
@@ -55,6 +76,10 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
  * (nworkers 0: one worker per listed speed).  Returns 0 or -EINVAL/-ENOMEM. */
 int lf__sim_platform_speeds(struct lf__sim_platform *pf, const char *list, int nworkers, char *err,
                             size_t errlen);
+/* Split pf's workers into ndom NUMA domains of (nearly) equal size, in
+ * worker order (1 <= ndom <= min(LF__SIM_MAXDOM, nworkers)).  Returns 0 or
+ * -EINVAL with the accepted range in err. */
+int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, size_t errlen);
 /* Parse a profile "t0:f0,t1:f1,..." into w (replacing any previous one). */
 int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen);
 void lf__sim_platform_free(struct lf__sim_platform *pf);
@@ -69,11 +94,20 @@ enum {
     LF__SIM_COST_LINEAR,    /* deterministic ramp 2(i+1/2)/n: mean 1, triangular loop */
 };
 
+/* Where the loop's input lives, on a platform with NUMA domains. */
+enum {
+    LF__SIM_HOME_BLOCKED,    /* domain d holds iterations [n d / D, n (d+1) / D) */
+    LF__SIM_HOME_NODE0,      /* everything on domain 0 (first touch by one thread) */
+    LF__SIM_HOME_INTERLEAVE, /* round-robin over the domains in 4 KiB pages */
+};
+
 struct lf__sim_workload {
     uint64_t tasks;
-    int kind;      /* LF__SIM_COST_* */
-    double a, b;   /* parameters of the distribution */
-    uint64_t seed; /* iteration i's cost depends on (seed, i) only */
+    int kind;        /* LF__SIM_COST_* */
+    double a, b;     /* parameters of the distribution */
+    uint64_t seed;   /* iteration i's cost depends on (seed, i) only */
+    int home;        /* LF__SIM_HOME_*: placement of the input (domains only) */
+    unsigned passes; /* times an iteration reads its input (stencil-like > 1); 0 = 1 */
     /* Filled by lf__sim_workload_init: prefix sums of the costs at every
      * block boundary (block iterations per block). */
     uint64_t block;
@@ -85,6 +119,10 @@ struct lf__sim_workload {
 /* Parse a cost spec ("const", "lognormal[,sigma=S]", "exp", "uniform[,lo=A,hi=B]",
  * "linear") into wl->kind/a/b.  Returns 0 or -EINVAL with a message. */
 int lf__sim_cost_parse(struct lf__sim_workload *wl, const char *spec, char *err, size_t errlen);
+/* Parse a placement ("blocked", "node0", "interleave") into wl->home.
+ * Returns 0 or -EINVAL with the accepted forms in err. */
+int lf__sim_home_parse(struct lf__sim_workload *wl, const char *spec, char *err, size_t errlen);
+const char *lf__sim_home_name(int home);
 /* Prepare the cost tables of wl (tasks, kind, a, b, seed set).  Returns 0 or -ENOMEM. */
 int lf__sim_workload_init(struct lf__sim_workload *wl);
 /* Total cost of iterations [lo, hi). */
@@ -93,28 +131,53 @@ void lf__sim_workload_free(struct lf__sim_workload *wl);
 
 /* ---- Running ---- */
 
-/* One completed chunk, as the trace sees it. */
+/* One completed chunk, as the trace sees it.  (No padding: tests compare
+ * runs with memcmp.) */
 struct lf__sim_chunk {
     int worker;
+    int calib;        /* recorded as a calibration chunk */
     uint64_t seq;     /* 0, 1, ... per worker */
     double start;     /* claim time (the worker is occupied from here), seconds */
     double stage_end; /* staging done, compute begins */
     double end;       /* compute done */
     uint64_t lo, size;
-    int calib; /* recorded as a calibration chunk */
+    uint64_t order; /* claims before this one, all workers together */
+    /* Domains only (else 0, -1, 0).  remote: its iterations whose input
+     * lives elsewhere than on the worker's domain.  home: as the runtime
+     * sees it, the domain whose range it was taken from (numa on) or that
+     * holds its first iteration (-1: the loop has no blocked home).
+     * staged: home is not the worker's domain and stage is on, so the whole
+     * chunk was copied first (stage_end is when the copy was done). */
+    uint64_t remote;
+    int home;
+    int staged;
+};
+
+/* One use of a home domain's port: the staging copy of a chunk (all its
+ * iterations), or the remote reads of an unstaged chunk's iterations homed
+ * there. */
+struct lf__sim_xfer {
+    int worker, home;
+    double start, end; /* the port serves it in [start, end), seconds */
+    uint64_t iters;    /* iterations moved */
+    double bytes;      /* bytes moved (unstaged: passes times the input) */
+    int staged;
+    int pad_; /* 0: no padding bytes, for memcmp */
 };
 
 struct lf__sim_opts {
     double claim_ns; /* cost of one claim, added to the worker's time; also view.claim_ns */
     void (*on_chunk)(void *ctx, const struct lf__sim_chunk *c); /* optional, in time order */
     void *ctx;
+    void (*on_xfer)(void *ctx, const struct lf__sim_xfer *x); /* optional, in claim order */
 };
 
 struct lf__sim_wres {
-    double busy;  /* compute time (alpha + work/S), seconds */
-    double stage; /* staging time, seconds */
+    double busy;  /* compute time (alpha + work/S; unstaged remote reads included), seconds */
+    double stage; /* staging time (port waits included), seconds */
     double end;   /* end of its last chunk */
     uint64_t chunks, calib_chunks, iters;
+    uint64_t remote_iters, staged_iters; /* domains only */
 };
 
 struct lf__sim_result {
@@ -127,6 +190,14 @@ struct lf__sim_result {
     double calib_end;  /* when calibrated() ran (-1: never) */
     uint64_t chunks, calib_chunks, events;
     struct lf__sim_wres *w; /* nworkers entries; lf__sim_result_free */
+    /* Domains only. */
+    int ndom;
+    int numa, stage;       /* in force (0 / 1) */
+    uint64_t remote_iters; /* computed away from their home domain */
+    uint64_t staged_iters; /* in staged chunks */
+    double staged_bytes;   /* bytes copied by staging */
+    double remote_bytes;   /* bytes read across domains without staging */
+    double port_busy;      /* sum over domains of the time their port served transfers */
 };
 
 /* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;

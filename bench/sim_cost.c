@@ -125,6 +125,28 @@ int lf__sim_cost_parse(struct lf__sim_workload *wl, const char *spec, char *err,
     return 0;
 }
 
+static const char *const home_names[] = {"blocked", "node0", "interleave"};
+
+int lf__sim_home_parse(struct lf__sim_workload *wl, const char *spec, char *err, size_t errlen)
+{
+    for (int h = 0; h < (int)(sizeof home_names / sizeof *home_names); h++)
+        if (strcmp(spec, home_names[h]) == 0) {
+            wl->home = h;
+            return 0;
+        }
+    snprintf(err, errlen,
+             "--home %s: expected blocked (equal ranges per domain), node0 (all on domain 0) "
+             "or interleave (4 KiB pages round-robin)",
+             spec);
+    return -EINVAL;
+}
+
+const char *lf__sim_home_name(int home)
+{
+    return home >= 0 && home < (int)(sizeof home_names / sizeof *home_names) ? home_names[home]
+                                                                             : "?";
+}
+
 int lf__sim_workload_init(struct lf__sim_workload *wl)
 {
     uint64_t n = wl->tasks;

@@ -94,8 +94,10 @@ bad:
     return -EINVAL;
 }
 
-/* Apply one "key=value" of a worker line to w; *count gets count=. */
-static int worker_key(struct lf__sim_worker *w, char *tok, long *count, char *err, size_t errlen)
+/* Apply one "key=value" of a worker line to w; *count gets count=, and
+ * *has_domain is set by domain= (checked against ndom domains). */
+static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has_domain, int ndom,
+                      char *err, size_t errlen)
 {
     char *eq = strchr(tok, '=');
     double v;
@@ -121,19 +123,33 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, char *er
         w->bandwidth = v;
     else if (strcmp(key, "count") == 0 && v >= 1 && v <= SIM_MAX_WORKERS && v == floor(v))
         *count = (long)v;
-    else {
+    else if (strcmp(key, "domain") == 0) {
+        if (ndom == 0) {
+            snprintf(err, errlen, "domain=%s: no \"domains N\" line before it", val);
+            return -EINVAL;
+        }
+        if (!(v >= 0 && v < ndom && v == floor(v))) {
+            snprintf(err, errlen, "domain=%s: expected an integer from 0 to %d (domains %d)", val,
+                     ndom - 1, ndom);
+            return -EINVAL;
+        }
+        w->domain = (int)v;
+        *has_domain = 1;
+    } else {
         snprintf(err, errlen,
                  "%s=%s: accepted keys: speed>0, latency>=0, stage_lat>=0, bandwidth>=0 "
-                 "(0 = unlimited), count>=1, profile=t0:f0,...",
+                 "(0 = unlimited), count>=1, profile=t0:f0,..., domain=0..N-1",
                  key, val);
         return -EINVAL;
     }
     return 0;
 }
 
-/* Handle a global directive ("staging oneport", "bytes_per_iter=8"); 1 if
- * the line was one, 0 if not, -EINVAL if malformed. */
-static int global_line(struct lf__sim_platform *pf, char *line, char *err, size_t errlen)
+/* Handle a global directive ("staging oneport", "bytes_per_iter=8",
+ * "domains 4"); 1 if the line was one, 0 if not, -EINVAL if malformed.
+ * *staging_given records a staging line. */
+static int global_line(struct lf__sim_platform *pf, char *line, int *staging_given, char *err,
+                       size_t errlen)
 {
     char key[32], val[64];
     char *sep = line + strcspn(line, " \t=");
@@ -142,7 +158,8 @@ static int global_line(struct lf__sim_platform *pf, char *line, char *err, size_
         return 0;
     memcpy(key, line, kl);
     key[kl] = '\0';
-    if (strcmp(key, "staging") != 0 && strcmp(key, "bytes_per_iter") != 0)
+    if (strcmp(key, "staging") != 0 && strcmp(key, "bytes_per_iter") != 0 &&
+        strcmp(key, "domains") != 0)
         return 0;
     while (*sep == ' ' || *sep == '\t' || *sep == '=')
         sep++;
@@ -159,6 +176,19 @@ static int global_line(struct lf__sim_platform *pf, char *line, char *err, size_
             snprintf(err, errlen, "staging %s: expected oneport or free", val);
             return -EINVAL;
         }
+        *staging_given = 1;
+    } else if (strcmp(key, "domains") == 0) {
+        double v;
+        if (pf->ndom || pf->nworkers) {
+            snprintf(err, errlen, "domains: give it once, before the workers");
+            return -EINVAL;
+        }
+        if (parse_num(val, &v) || !(v >= 1 && v <= LF__SIM_MAXDOM) || v != floor(v)) {
+            snprintf(err, errlen, "domains %s: expected an integer from 1 to %d", val,
+                     LF__SIM_MAXDOM);
+            return -EINVAL;
+        }
+        pf->ndom = (int)v;
     } else {
         double v;
         if (parse_num(val, &v) || v < 0) {
@@ -174,7 +204,7 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
                           size_t errlen)
 {
     char line[4096], msg[512];
-    int cap = 0, lineno = 0, rc = 0;
+    int cap = 0, lineno = 0, rc = 0, staging_given = 0, with_domain = 0, without_domain = 0;
     memset(pf, 0, sizeof *pf);
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -191,7 +221,7 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
             *--e = '\0';
         if (!*p)
             continue;
-        if ((rc = global_line(pf, p, msg, sizeof msg)) != 0) {
+        if ((rc = global_line(pf, p, &staging_given, msg, sizeof msg)) != 0) {
             if (rc < 0)
                 break;
             rc = 0;
@@ -199,13 +229,16 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         }
         struct lf__sim_worker w = {0};
         long count = 1;
+        int has_domain = 0;
         char *save = NULL;
         for (char *tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
             if (tok == p && strcmp(tok, "worker") == 0)
                 continue;
-            if ((rc = worker_key(&w, tok, &count, msg, sizeof msg)) != 0)
+            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, msg, sizeof msg)) != 0)
                 break;
         }
+        with_domain += has_domain;
+        without_domain += !has_domain;
         if (!rc && !(w.speed > 0)) {
             snprintf(msg, sizeof msg, "worker without speed=S (S > 0)");
             rc = -EINVAL;
@@ -239,6 +272,18 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         rc = -EINVAL;
         lineno = 0;
     }
+    if (!rc && with_domain && without_domain) {
+        snprintf(msg, sizeof msg,
+                 "give every worker line domain=D, or none (then the %d domains split the "
+                 "workers in order)",
+                 pf->ndom);
+        rc = -EINVAL;
+        lineno = 0;
+    }
+    if (!rc && pf->ndom && !with_domain)
+        rc = lf__sim_platform_domains(pf, pf->ndom, msg, sizeof msg);
+    if (!rc && pf->ndom && !staging_given)
+        pf->staging = LF__SIM_STAGE_ONEPORT; /* one transfer at a time per domain */
     if (rc) {
         if (lineno)
             snprintf(err, errlen, "%s:%d: %s", name, lineno, msg);
@@ -317,6 +362,20 @@ out:
     free(sp);
     free(buf);
     return rc;
+}
+
+int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, size_t errlen)
+{
+    int max = pf->nworkers < LF__SIM_MAXDOM ? pf->nworkers : LF__SIM_MAXDOM;
+    if (ndom < 1 || ndom > max) {
+        snprintf(err, errlen, "%d domains for %d workers: expected 1 to %d", ndom, pf->nworkers,
+                 max);
+        return -EINVAL;
+    }
+    pf->ndom = ndom;
+    for (int i = 0; i < pf->nworkers; i++)
+        pf->w[i].domain = (int)((long long)i * ndom / pf->nworkers);
+    return 0;
 }
 
 void lf__sim_platform_free(struct lf__sim_platform *pf)

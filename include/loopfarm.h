@@ -95,6 +95,98 @@ struct lf_loop_stats {
 };
 LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
 
+/* ---- Data locality: NUMA domains, placement, staging ---- */
+
+/* The NUMA domains loopfarm schedules over: hwloc's NUMA nodes, or the
+ * domains LF_FAKE_NUMA=N[,lat=NS][,gbps=G] pretends the PUs form (split in
+ * topology order; a remote read then costs an emulated lat + bytes/G ns,
+ * served one at a time per domain: see lf_numa_charge).  >= 1. */
+LF_API int lf_numa_count(void);
+/* The domain of the PU the calling thread runs on now (0 when unknown). */
+LF_API int lf_numa_self(void);
+/* Whether LF_FAKE_NUMA is in force (1) or the domains are the machine's (0). */
+LF_API int lf_numa_fake(void);
+/* The domain holding the page at addr: hwloc's memory-location query, or,
+ * under LF_FAKE_NUMA, the domain lf_numa_alloc placed it on (0 for other
+ * memory).  -1 when unknown (a page not yet touched); 0 on a machine of
+ * one domain, or built without hwloc. */
+LF_API int lf_numa_node_of(const void *addr);
+/* bytes of zeroed memory bound to domain node (0 .. lf_numa_count()-1),
+ * page aligned; NULL (errno set) on failure or a bad node.  Free with
+ * lf_numa_free and the same size. */
+LF_API void *lf_numa_alloc(size_t bytes, int node);
+LF_API void lf_numa_free(void *p, size_t bytes);
+/* Move the pages of [addr, addr + bytes) to domain node, as a first touch
+ * from that domain would have placed them (hwloc_set_area_membind with
+ * migration; under LF_FAKE_NUMA the range is recorded as node's, so that
+ * lf_numa_node_of answers node for it).  Page granular: the pages that
+ * overlap the range move.  0, or -EINVAL (bad node or range), -ENOTSUP
+ * (real domains without hwloc), -errno. */
+LF_API int lf_numa_place(void *addr, size_t bytes, int node);
+/* Under LF_FAKE_NUMA: the calling thread reads bytes at addr; when addr
+ * lies on another domain, wait the emulated transfer time (the domain's
+ * port serves one transfer at a time).  Returns the ns charged; 0 when the
+ * data is local or the domains are real (real memory costs for itself). */
+LF_API double lf_numa_charge(const void *addr, size_t bytes);
+
+#define LF_MAX_INPUTS 4
+
+/* One input of a loop: iteration i reads the element at
+ * (const char *)base + i * stride * size, and halo elements on each side of
+ * a chunk's own (a stencil's reach).  Or, when span is set, span() says
+ * where the input of loop indices [first, last] lies (first <= last), and
+ * base/size/stride/halo are ignored. */
+struct lf_input {
+    const void *base;
+    size_t size;  /* bytes per element (>= 1) */
+    long stride;  /* elements between the data of index i and of i + 1 (>= 1) */
+    long halo;    /* elements read beyond each end of a chunk (>= 0) */
+    void (*span)(long first, long last, const void **addr, size_t *bytes, void *arg);
+    void *arg;
+};
+
+/* What a loop says about its data (all optional: zero means "nothing").
+ *   home/nhome  the iteration ranges the domains hold: domain d owns
+ *               logical iterations [home[d], home[d+1]) of the loop
+ *               (nhome + 1 ascending entries, home[0] = 0, home[nhome] = n);
+ *   learn       no home given: learn it from where input 0's pages lie
+ *               (lf_numa_node_of), remembered while base, bounds and trip
+ *               count stay the same;
+ *   inputs      what a chunk reads; with staging on, a chunk whose home is
+ *               another domain is first copied to a buffer on the thread's
+ *               own domain, and lf_loop_input points there. */
+struct lf_data {
+    const unsigned long *home;
+    int nhome;
+    int learn;
+    int ninputs; /* 0 .. LF_MAX_INPUTS */
+    struct lf_input in[LF_MAX_INPUTS];
+};
+
+/* lf_loop_begin with a description of the loop's data (NULL: none).  Every
+ * member passes the same description; the first one in reads it.  Locality
+ * (threads take chunks from their own domain's range first) and staging are
+ * schedule keys, numa=on|off and stage=on|off (on when the data says
+ * enough and there are >= 2 domains).  -EINVAL for a malformed description. */
+LF_API int lf_loop_begin_data(lf_loop *loop, int tid, long lo, long hi, long incr,
+                              const struct lf_data *data);
+/* Input k of member tid's current chunk (from the latest lf_loop_next):
+ * the address of the element of the chunk's first index, in the staged
+ * copy or in place.  The element of index i of the chunk is at
+ * (const char *)result + (i - first) * stride * size, halo included; for a
+ * span input, the start of the span.  NULL without a current chunk. */
+LF_API const void *lf_loop_input(lf_loop *loop, int tid, int k);
+
+/* What the latest completed loop of a handle did about locality. */
+struct lf_loop_numa_stats {
+    unsigned long local_iters;  /* iterations computed on their home domain */
+    unsigned long remote_iters; /* taken from another domain's range */
+    unsigned long staged_iters; /* of which staged into a local buffer */
+    unsigned long staged_bytes;
+    int domains;                /* domains the loop was split over (1: no locality) */
+};
+LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stats *out);
+
 /* ---- OpenMP binding (used by <loopfarm/omp.h>; not called directly) ---- */
 
 /* A call site of LF_FOR: static storage, zero-initialised apart from the

@@ -35,3 +35,18 @@ endif
 
 check_PROGRAMS += tests/list-schedules
 tests_list_schedules_LDADD = libloopfarm-internal.la -lm
+
+# Locality-aware dispatch and staging under two fake NUMA domains, and the
+# LF_FOR_DATA macro with and without them.
+if HAVE_CUNIT
+check_PROGRAMS += tests/test_locality
+TESTS += tests/test_locality
+tests_test_locality_LDADD = $(TEST_LIBS)
+endif
+if HAVE_OPENMP
+check_PROGRAMS += tests/test_numa_macro
+TESTS += tests/test_numa_macro.sh
+EXTRA_DIST += tests/test_numa_macro.sh
+tests_test_numa_macro_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_test_numa_macro_LDADD = libloopfarm.la $(OPENMP_CFLAGS) -lm
+endif

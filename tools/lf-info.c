@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "loopfarm.h"
+#include "platform/numa.h"
 #include "platform/platform.h"
 #include "../bench/json_str.h"
 
@@ -48,6 +49,10 @@ static void usage(FILE *f)
           "  timer       the monotonic clock the dispatcher uses, its resolution and cost;\n"
           "  thread CPU  CLOCK_THREAD_CPUTIME_ID, its resolution and cost;\n"
           "  counters    PAPI cycles/instructions per thread, or why there are none;\n"
+          "  numa        the NUMA domains loops are scheduled over: hwloc's nodes, or the\n"
+          "              fake ones LF_FAKE_NUMA=N[,lat=NS][,gbps=G] emulates (N domains of\n"
+          "              PUs in topology order; a remote read waits NS ns + bytes/G ns,\n"
+          "              defaults lat=2000, gbps=2; see doc/numa.md);\n"
           "  binding     the policy LF_BIND selects (close, spread, none);\n"
           "  schedule    the schedule LF_SCHEDULE resolves to (default: dynamic).\n"
           "Options:\n"
@@ -80,6 +85,9 @@ int main(int argc, char **argv)
     double bm = lf__perf_bm_self();
     struct cpu_clock cc;
     measure_cpu_clock(&cc);
+    const char *numa_env = getenv("LF_FAKE_NUMA");
+    const char *numa_status = lf__numa_status();
+    int ndom = lf__numa_count(), numa_fake = lf__numa_is_fake();
     const char *bind_env = getenv("LF_BIND");
     enum lf__bind_mode bmode = lf__bind_mode();
     const char *sched_env = getenv("LF_SCHEDULE");
@@ -120,6 +128,13 @@ int main(int argc, char **argv)
         printf("  \"counters\": {\"available\": %s, \"status\": ",
                lf__counters_available() ? "true" : "false");
         json_str(lf__counters_status());
+        printf("},\n  \"numa\": {\"LF_FAKE_NUMA\": ");
+        if (numa_env)
+            json_str(numa_env);
+        else
+            printf("null");
+        printf(", \"domains\": %d, \"fake\": %s, \"status\": ", ndom, numa_fake ? "true" : "false");
+        json_str(numa_status);
         printf("},\n  \"binding\": {\"LF_BIND\": ");
         if (bind_env)
             json_str(bind_env);
@@ -181,6 +196,9 @@ int main(int argc, char **argv)
            cc.getres_ns, cc.step_ns);
     printf("  cost        %.1f ns per read\n", cc.cost_ns);
     printf("counters      %s\n", lf__counters_status());
+    printf("numa          %s\n", numa_status);
+    printf("  domains     %d (%s)\n", ndom,
+           numa_fake ? "fake, emulated by LF_FAKE_NUMA" : "the machine's; LF_FAKE_NUMA unset");
     printf("binding       %s (LF_BIND%s%s%s)\n", lf__bind_mode_name(bmode),
            bind_env ? "=\"" : " unset", bind_env ? bind_env : "", bind_env ? "\"" : "");
     printf("schedule      %s (LF_SCHEDULE%s%s%s)\n", sched_spec, sched_env ? "=\"" : " unset",

@@ -17,6 +17,14 @@
  *                                        the same without the closing barrier
  *   LF_PARALLEL_FOR(i, lo, hi), LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec)
  *                                        replace `#pragma omp parallel for schedule(dynamic)`
+ *   LF_FOR_DATA(i, lo, hi, incr, spec, data), LF_FOR_DATA_NOWAIT(...)
+ *                                        with a description of the loop's data
+ *                                        (const struct lf_data *, see loopfarm.h):
+ *                                        chunks are taken near their data, and
+ *                                        remote ones staged; in the body,
+ *                                        LF_IN(T, k, j) is the element of input k
+ *                                        that loop index j reads (j within the
+ *                                        chunk, or its halo), of type const T
  *
  * With no spec the schedule comes from the LF_SCHEDULE environment variable
  * (default "dynamic").  There is no barrier at loop entry.  Compile with
@@ -39,11 +47,15 @@ struct lf__omp_for {
     int wait;
     long first;
     unsigned long count;
+    int ninputs;
+    const char *in[LF_MAX_INPUTS]; /* input k at the chunk's first index */
+    long step[LF_MAX_INPUTS];      /* bytes from index i's element to i + 1's */
 };
 
 /* Enter the loop: find the team's handle without a lock, join the loop. */
 static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo, long hi,
-                                                   long incr, const char *spec, int wait)
+                                                   long incr, const char *spec, int wait,
+                                                   const struct lf_data *data)
 {
     struct lf__omp_for f;
     int path[LF__OMP_MAXDEPTH];
@@ -62,7 +74,10 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
     f.wait = wait && nthreads > 1;
     f.first = 0;
     f.count = 0;
-    if (lf_loop_begin(f.loop, f.tid, lo, hi, incr) != 0)
+    f.ninputs = data ? data->ninputs : 0;
+    for (int k = 0; k < f.ninputs && k < LF_MAX_INPUTS; k++)
+        f.step[k] = data->in[k].stride * (long)data->in[k].size;
+    if (lf_loop_begin_data(f.loop, f.tid, lo, hi, incr, data) != 0)
         f.loop = (lf_loop *)0;
     return f;
 }
@@ -73,8 +88,11 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 {
     if (!f->loop)
         return 0;
-    if (lf_loop_next(f->loop, f->tid, &f->first, &f->count))
+    if (lf_loop_next(f->loop, f->tid, &f->first, &f->count)) {
+        for (int k = 0; k < f->ninputs && k < LF_MAX_INPUTS; k++)
+            f->in[k] = (const char *)lf_loop_input(f->loop, f->tid, k);
         return 1;
+    }
     lf_loop_end(f->loop, f->tid);
 #ifdef _OPENMP
     if (f->wait) {
@@ -92,9 +110,10 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 /* i advances with unsigned arithmetic so that stepping past the last
  * iteration of a loop that ends near LONG_MAX is not an overflow. */
-#define LF__FOR(i, lo, hi, incr, spec, wait)                                                       \
+#define LF__FOR(i, lo, hi, incr, spec, wait) LF__FOR_D(i, lo, hi, incr, spec, wait, 0)
+#define LF__FOR_D(i, lo, hi, incr, spec, wait, data)                                               \
     for (struct lf__omp_for lf__f_ = lf__omp_for_begin(LF__SITE(), (lo), (hi), (incr), (spec),     \
-                                                       (wait));                                    \
+                                                       (wait), (data));                            \
          lf__omp_for_next(&lf__f_);)                                                               \
         for (long i = lf__f_.first, lf__k_ = (long)lf__f_.count; lf__k_ > 0;                       \
              lf__k_--, i = (long)((unsigned long)i + (unsigned long)(incr)))
@@ -105,6 +124,12 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 #define LF_FOR_NOWAIT(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
 #define LF_FOR_STEP_NOWAIT(i, lo, hi, incr) LF__FOR(i, lo, hi, incr, (const char *)0, 0)
 #define LF_FOR_SCHED_NOWAIT(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 0)
+
+#define LF_FOR_DATA(i, lo, hi, incr, spec, data) LF__FOR_D(i, lo, hi, incr, spec, 1, data)
+#define LF_FOR_DATA_NOWAIT(i, lo, hi, incr, spec, data) LF__FOR_D(i, lo, hi, incr, spec, 0, data)
+/* Inside LF_FOR_DATA: the element of input k (a base/size/stride input)
+ * that loop index j reads, staged or in place. */
+#define LF_IN(T, k, j) (*(const T *)(lf__f_.in[k] + ((j)-lf__f_.first) * lf__f_.step[k]))
 
 #ifdef _OPENMP
 #define LF_PARALLEL_FOR(i, lo, hi) _Pragma("omp parallel") LF__FOR(i, lo, hi, 1L, (const char *)0, 0)

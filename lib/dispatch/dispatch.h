@@ -15,6 +15,7 @@
 
 #include "atomics.h"
 #include "loopfarm.h"
+#include "policy/locality.h"
 #include "policy/policy.h"
 
 #define LF__RING 8
@@ -34,6 +35,13 @@ struct lf__trace_rec {
 struct lf__trace_buf {
     struct lf__trace_rec *rec;
     size_t len, cap;
+} LF__ALIGNED;
+
+/* One NUMA domain's range of a loop instance (locality-aware dispatch). */
+struct lf__dom {
+    lf__au64 next;   /* next logical iteration of the range: its claim counter */
+    lf__au64 owners; /* members of this domain in the loop */
+    uint64_t lo, hi; /* the range [lo, hi), read-only after initialisation */
 } LF__ALIGNED;
 
 struct lf__slot {
@@ -59,6 +67,16 @@ struct lf__slot {
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
     struct lf__trace_buf *trace; /* P buffers, when tracing */
     uint64_t *cal0;              /* P: first calibration chunk size per member */
+    /* Data locality (lib/dispatch/locality.c), read-only after init:
+     * homed: the ranges in dom[] say where the iterations live;
+     * loc: members claim from their domain's range first (numa=on);
+     * staging: remote chunks' inputs are copied first (stage=on). */
+    int homed, loc, staging;
+    int ndom;
+    struct lf__dom *dom; /* LF loop's ndom_max entries */
+    struct lf_data data; /* the loop's description (inputs), when given */
+    /* Locality totals, added by each member as it leaves. */
+    lf__au64 n_local, n_remote, n_staged, b_staged;
 };
 
 /* What one member keeps for itself (its own cache lines). */
@@ -81,6 +99,19 @@ struct lf__thr {
     int chunk_calib;        /* its outstanding chunk was claimed during calibration */
     int stopped;            /* the policy stopped it (LF__P_MAYSTOP) */
     int bound;              /* binding done */
+    /* Locality (only used when the slot is homed). */
+    int dom;                /* its domain in the current loop */
+    int chunk_home;         /* home domain of its outstanding chunk, -1 unknown */
+    int chunk_staged;       /* the outstanding chunk was staged */
+    int sbuf_dom;           /* domain its staging buffers were allocated on */
+    uint64_t t_staged;      /* ticks when the outstanding chunk's staging ended */
+    const void *in[LF_MAX_INPUTS];   /* inputs of the outstanding chunk */
+    void *sbuf[LF_MAX_INPUTS];       /* staging buffers (lf_numa_alloc) */
+    size_t scap[LF_MAX_INPUTS];      /* their sizes */
+    double loc_ns, loc_it, rem_ns, rem_it; /* compute time of local / remote chunks */
+    struct lf__affine comp_fit;  /* compute ns against iterations (alpha, t) */
+    struct lf__affine stage_fit; /* staging ns against iterations (beta, s) */
+    uint64_t n_local, n_remote, n_staged, b_staged; /* this loop's totals */
 } LF__ALIGNED;
 
 struct lf_schedule {
@@ -102,11 +133,54 @@ struct lf_loop {
     int mem_valid;
     double *mem_ipt;         /* P: ns per iteration */
     uint64_t *mem_cal;       /* P: calibration chunk size that was long enough */
+    double (*mem_cost)[3];   /* P: alpha, beta, s (seed 003 eqs. 1-2), ns */
     double claim_ns;
     struct lf_loop_stats last;
+    struct lf_loop_numa_stats last_numa;
+    int ndom_max;            /* lf__numa_count() when the handle was made */
+    /* What the last learned home was learned for (under mem_lock). */
+    struct {
+        const void *base;
+        long lo, incr;
+        uint64_t n;
+        size_t size;
+        long stride;
+        int valid, held;
+        uint64_t lo_d[LF__MAXDOM], hi_d[LF__MAXDOM];
+    } learned;
     /* P members, inline so that a claim reaches its slot in one load. */
     struct lf__thr thr[];
 };
+
+/* ---- Locality (lib/dispatch/locality.c) ---- */
+
+/* Check a loop's data description; 0 or -EINVAL. */
+int lf__data_check(const struct lf_data *d, uint64_t n);
+/* Set up slot s's homes and modes for this instance (initialiser, alone,
+ * mem_lock not held). */
+void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d);
+/* Member tid joins a homed slot: its domain, the owners count. */
+void lf__loc_join(struct lf_loop *l, struct lf__slot *s, int tid);
+/* Claim for member tid from the domain ranges: want > 0 is a fixed size
+ * (calibration), 0 asks the policy.  Sets *lo and th->chunk_home; returns
+ * the size, 0 when nothing is left or the policy stopped tid. */
+uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                       uint64_t *lo);
+/* Home domain of logical iteration k of a homed slot (-1 none). */
+int lf__loc_home_of(const struct lf__slot *s, uint64_t k);
+/* Point th->in[] at the chunk [lo, lo+c)'s inputs, staging them first when
+ * the chunk is remote and staging is on (times the copy, refits beta, s). */
+void lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+/* The chunk of member tid ended after busy_ns of compute: refit alpha and
+ * t, keep the local / remote times. */
+void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns);
+/* Member tid leaves: add its totals to the slot's. */
+void lf__loc_leave(struct lf_loop *l, struct lf__slot *s, int tid);
+/* Free member buffers (lf_loop_destroy). */
+void lf__loc_free(struct lf_loop *l);
+/* Let member tid stop when its policy says so, unless it is the last
+ * active member (LF__P_MAYSTOP); 1 when it stopped. */
+int lf__try_stop(struct lf_loop *l, struct lf__slot *s, int tid);
 
 /* Ticks → nanoseconds since the clock's epoch (for traces). */
 uint64_t lf__dispatch_ns(uint64_t ticks);

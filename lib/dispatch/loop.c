@@ -61,6 +61,9 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     memset(l, 0, bytes);
     pthread_mutex_init(&l->mem_lock, NULL);
     l->P = nthreads;
+    l->ndom_max = lf_numa_count();
+    if (l->ndom_max > LF__MAXDOM)
+        l->ndom_max = LF__MAXDOM;
     l->sched = (s ? s : lf_schedule_default())->s;
     snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
     l->tracing = lf__trace_enabled();
@@ -68,7 +71,8 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     l->wmem = aligned_alloc(LF__CACHELINE, LF__RING * P * sizeof *l->wmem);
     l->mem_ipt = calloc(P, sizeof *l->mem_ipt);
     l->mem_cal = calloc(P, sizeof *l->mem_cal);
-    if (!l->wmem || !l->mem_ipt || !l->mem_cal) {
+    l->mem_cost = calloc(P, sizeof *l->mem_cost);
+    if (!l->wmem || !l->mem_ipt || !l->mem_cal || !l->mem_cost) {
         lf_loop_destroy(l);
         return -ENOMEM;
     }
@@ -82,6 +86,15 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         if (!sl->cal0) {
             lf_loop_destroy(l);
             return -ENOMEM;
+        }
+        if (l->ndom_max >= 2) {
+            /* Domain ranges: only a machine with several domains uses them. */
+            sl->dom = aligned_alloc(LF__CACHELINE, (size_t)l->ndom_max * sizeof *sl->dom);
+            if (!sl->dom) {
+                lf_loop_destroy(l);
+                return -ENOMEM;
+            }
+            memset(sl->dom, 0, (size_t)l->ndom_max * sizeof *sl->dom);
         }
         if (l->tracing) {
             sl->trace = aligned_alloc(LF__CACHELINE, P * sizeof *sl->trace);
@@ -111,17 +124,20 @@ void lf_loop_destroy(lf_loop *l)
             free(l->ring[r].trace);
         }
         free(l->ring[r].cal0);
+        free(l->ring[r].dom);
     }
+    lf__loc_free(l);
     free(l->wmem);
     free(l->mem_ipt);
     free(l->mem_cal);
+    free(l->mem_cost);
     pthread_mutex_destroy(&l->mem_lock);
     free(l);
 }
 
 /* Prepare slot s for a new instance (the initialising member, alone). */
 static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_t n, long lo,
-                      long incr, uint64_t now)
+                      long incr, uint64_t now, const struct lf_data *data)
 {
     const struct lf__policy *pol = l->sched.pol;
     size_t P = (size_t)l->P;
@@ -141,14 +157,20 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
         use_mem = l->mem_valid && l->sched.memory && !l->sched.cal_paper;
         for (size_t t = 0; t < P; t++) {
             s->cal0[t] = l->sched.cal_paper ? 1 : (l->mem_cal[t] ? l->mem_cal[t] : 1);
-            if (use_mem)
+            if (use_mem) {
                 lf__stored_relaxed(&s->view.w[t].calib_ipt, l->mem_ipt[t]);
+                lf__stored_relaxed(&s->view.w[t].comp_lat_ns, l->mem_cost[t][0]);
+                lf__stored_relaxed(&s->view.w[t].stage_lat_ns, l->mem_cost[t][1]);
+                lf__stored_relaxed(&s->view.w[t].stage_ns_per_iter, l->mem_cost[t][2]);
+            }
         }
         pthread_mutex_unlock(&l->mem_lock);
     }
     s->view.n = n;
     s->view.claim_ns = claim_ns;
     s->view.calibrated_from_memory = 0;
+    /* Where the data lives, and whether to claim and stage by it. */
+    lf__loc_init(l, s, data);
     memcpy(s->pstate, l->sched.state, pol->state_size);
     atomic_init(&s->next, 0);
     atomic_init(&s->done, 0);
@@ -162,14 +184,15 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* Fetch-and-add only where the counter cannot wrap: each member
      * overshoots n by at most one chunk before it sees the end. */
     s->fa_chunk = 0;
-    if ((pol->flags & LF__P_FIXED) && !(pol->flags & LF__P_CALIB)) {
+    int located = s->homed || s->data.ninputs > 0; /* every chunk goes through locality.c */
+    if ((pol->flags & LF__P_FIXED) && !(pol->flags & LF__P_CALIB) && !located) {
         uint64_t c = pol->chunk(s->pstate, &s->view, 0, n ? n : 1);
         if (c == 0)
             c = 1;
         if (c <= (UINT64_MAX - n) / (P + 1))
             s->fa_chunk = c;
     }
-    s->untimed = !s->trace && !pol->feedback &&
+    s->untimed = !s->trace && !pol->feedback && !located &&
                  !(pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
     s->solo = P == 1;
     if (pol->start)
@@ -193,7 +216,15 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
 
 int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
 {
+    return lf_loop_begin_data(l, tid, lo, hi, incr, NULL);
+}
+
+int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr,
+                       const struct lf_data *data)
+{
     if (!l || tid < 0 || tid >= l->P || incr == 0)
+        return -EINVAL;
+    if (lf__data_check(data, lf_trip_count(lo, hi, incr, NULL)) != 0)
         return -EINVAL;
     struct lf__thr *th = &l->thr[tid];
     if (th->cur)
@@ -211,7 +242,7 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
         if (st == fresh) {
             uint64_t expect = fresh;
             if (lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
-                slot_init(l, s, g, lf_trip_count(lo, hi, incr, NULL), lo, incr, now);
+                slot_init(l, s, g, lf_trip_count(lo, hi, incr, NULL), lo, incr, now, data);
                 /* Release: publish the initialised slot to the members that join. */
                 lf__store_release(&s->state, ready);
                 break;
@@ -234,7 +265,26 @@ int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
     th->t_prev_end = spins ? lf__ticks() : now; /* a wait for the slot is not scheduling */
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
     th->cal_size = s->cal0[tid];
+    th->chunk_home = -1;
+    if (s->homed || s->data.ninputs > 0)
+        lf__loc_join(l, s, tid);
     return 0;
+}
+
+/* Iterations nobody has claimed yet: the shared counter's remainder, or
+ * the domain ranges' under locality-aware dispatch. */
+static uint64_t unclaimed(const struct lf__slot *s)
+{
+    if (!s->loc) {
+        uint64_t used = lf__load_relaxed(&s->next);
+        return used < s->n ? s->n - used : 0;
+    }
+    uint64_t r = 0;
+    for (int d = 0; d < s->ndom; d++) {
+        uint64_t nx = lf__load_relaxed(&s->dom[d].next);
+        r += nx < s->dom[d].hi ? s->dom[d].hi - nx : 0;
+    }
+    return r;
 }
 
 /* Run policy->calibrated() once; whoever gets here first does it. */
@@ -243,8 +293,7 @@ static void finish_calibration(struct lf_loop *l, struct lf__slot *s)
     uint64_t zero = 0;
     if (!lf__cas_acq_rel(&s->calib_claimed, &zero, 1))
         return;
-    uint64_t used = lf__load_relaxed(&s->next);
-    uint64_t r = used < s->n ? s->n - used : 0;
+    uint64_t r = unclaimed(s);
     if (l->sched.pol->calibrated)
         l->sched.pol->calibrated(s->pstate, &s->view, r);
     /* Release: the policy state written above is visible to every member
@@ -261,6 +310,8 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
     uint64_t total = lf__ticks_to_ns(now - th->t_prev_end);
     lf__store_relaxed(&w->cur_iters, 0);
     lf__wstat_record(w, th->chunk_n, busy, total, th->chunk_calib);
+    if (s->homed || s->data.ninputs > 0)
+        lf__loc_chunk_done(l, s, tid, busy);
     if (s->trace) {
         struct lf__trace_buf *b = &s->trace[tid];
         if (b->len == b->cap) {
@@ -318,8 +369,9 @@ static uint64_t claim_fixed_cas(struct lf__slot *s, uint64_t want, uint64_t *lo)
 
 /* Let member tid stop when its policy says the others finish the rest: only
  * while another member is still active, so that someone always does. */
-static int try_stop(struct lf__slot *s, struct lf__thr *th, int tid)
+int lf__try_stop(struct lf_loop *l, struct lf__slot *s, int tid)
 {
+    struct lf__thr *th = &l->thr[tid];
     uint64_t a = lf__load_relaxed(&s->active);
     while (a > 1)
         /* acq_rel: a stop is decided against the latest count of the others. */
@@ -340,7 +392,7 @@ static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uin
     while (cur < s->n) {
         uint64_t r = s->n - cur;
         uint64_t c = pol->chunk(s->pstate, &s->view, tid, r);
-        if (c == 0 && (pol->flags & LF__P_MAYSTOP) && try_stop(s, &l->thr[tid], tid))
+        if (c == 0 && (pol->flags & LF__P_MAYSTOP) && lf__try_stop(l, s, tid))
             return 0;
         if (c == 0)
             c = 1;
@@ -423,22 +475,22 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
          * is (nobody idles), except in the paper's mode, where it waits. */
         if (!th->calibrating && l->sched.cal_paper) {
             unsigned spins = 0;
-            while (lf__load_acquire(&s->phase) == LF__PHASE_CALIB &&
-                   lf__load_relaxed(&s->next) < s->n)
+            while (lf__load_acquire(&s->phase) == LF__PHASE_CALIB && unclaimed(s) > 0)
                 backoff(&spins);
         }
         if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
-            c = claim_fixed_cas(s, th->cal_size, &lo);
+            c = s->loc ? lf__loc_claim(l, s, tid, th->cal_size, &lo)
+                       : claim_fixed_cas(s, th->cal_size, &lo);
             calib = 1;
             if (th->calibrating && c && lf__load_relaxed(&s->view.w[tid].chunks) == 0) {
                 th->cal_t0 = now;
                 th->cal_cpu0 = lf__thread_cpu_ns();
             }
         } else {
-            c = claim_policy(l, s, tid, &lo);
+            c = s->loc ? lf__loc_claim(l, s, tid, 0, &lo) : claim_policy(l, s, tid, &lo);
         }
     } else {
-        c = claim_policy(l, s, tid, &lo);
+        c = s->loc ? lf__loc_claim(l, s, tid, 0, &lo) : claim_policy(l, s, tid, &lo);
     }
     if (!c) {
         th->chunk_n = 0;
@@ -449,7 +501,10 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
     th->chunk_calib = calib;
     lf__stored_relaxed(&s->view.w[tid].cur_start_ns, now_ns);
     lf__store_relaxed(&s->view.w[tid].cur_iters, c);
-    th->t_start = lf__ticks();
+    th->chunk_staged = 0;
+    if (s->homed || s->data.ninputs > 0)
+        lf__loc_inputs(l, s, tid, lo, c); /* may stage: compute starts after */
+    th->t_start = th->chunk_staged ? th->t_staged : lf__ticks();
     *first = index_of(s, lo);
     *count = c;
     return 1;
@@ -491,6 +546,10 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
             continue;
         }
         double ipt = (double)lf__load_relaxed(&s->view.w[t].busy_ns) / (double)it;
+        /* The affine costs the member fitted (0 where it measured none). */
+        l->mem_cost[t][0] = lf__loadd_relaxed(&s->view.w[t].comp_lat_ns);
+        l->mem_cost[t][1] = lf__loadd_relaxed(&s->view.w[t].stage_lat_ns);
+        l->mem_cost[t][2] = lf__loadd_relaxed(&s->view.w[t].stage_ns_per_iter);
         if (l->mem_valid && l->mem_ipt[t] > 0)
             drift = fmax(drift, fabs(ipt / l->mem_ipt[t] - 1.0));
         l->mem_ipt[t] = ipt > 0 ? ipt : 1e-3;
@@ -534,6 +593,8 @@ void lf_loop_end(lf_loop *l, int tid)
     }
     th->chunk_n = 0;
     th->cur = NULL;
+    if (s->homed || s->data.ninputs > 0)
+        lf__loc_leave(l, s, tid);
     if (!th->stopped) {
         /* Gone: policies must not count on this member any more. */
         lf__store_relaxed(&s->view.w[tid].stopped, 1);
@@ -563,6 +624,9 @@ void lf_loop_end(lf_loop *l, int tid)
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
     st.drifted = update_memory(l, s);
     l->last = st;
+    l->last_numa = (struct lf_loop_numa_stats){
+        lf__load_relaxed(&s->n_local), lf__load_relaxed(&s->n_remote),
+        lf__load_relaxed(&s->n_staged), lf__load_relaxed(&s->b_staged), s->loc ? s->ndom : 1};
     pthread_mutex_unlock(&l->mem_lock);
     if (s->trace)
         lf__trace_flush(l, s);
@@ -580,4 +644,24 @@ int lf_loop_last_stats(const lf_loop *l, struct lf_loop_stats *out)
     *out = l->last;
     pthread_mutex_unlock((pthread_mutex_t *)&l->mem_lock);
     return 0;
+}
+
+int lf_loop_last_numa_stats(const lf_loop *l, struct lf_loop_numa_stats *out)
+{
+    if (!l || !out)
+        return -EINVAL;
+    pthread_mutex_lock((pthread_mutex_t *)&l->mem_lock);
+    *out = l->last_numa;
+    pthread_mutex_unlock((pthread_mutex_t *)&l->mem_lock);
+    return 0;
+}
+
+const void *lf_loop_input(lf_loop *l, int tid, int k)
+{
+    if (!l || tid < 0 || tid >= l->P || k < 0 || k >= LF_MAX_INPUTS)
+        return NULL;
+    const struct lf__thr *th = &l->thr[tid];
+    if (!th->cur || !th->chunk_n || k >= th->cur->data.ninputs)
+        return NULL;
+    return th->in[k];
 }

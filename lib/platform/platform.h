@@ -52,6 +52,13 @@ struct lf__kind_info {
  * -ENOTSUP without hwloc. */
 int lf__topo_kind(int idx, struct lf__kind_info *out);
 
+/* The OS index of the PU at position pos (0 .. npus-1) of topology order,
+ * the order LF_BIND=close fills; -1 for a bad position. */
+int lf__topo_pu_at(int pos);
+/* The loaded hwloc topology (an hwloc_topology_t), or NULL when built
+ * without hwloc or when it failed to load.  Read-only for callers. */
+void *lf__topo_hwloc(void);
+
 /* Where the calling thread runs now (the PU it last ran on). */
 struct lf__where {
     int pu;        /* OS index of the PU, -1 when unknown */

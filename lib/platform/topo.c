@@ -234,6 +234,24 @@ const struct lf__topo_info *lf__topo(void)
     return &topo_info;
 }
 
+int lf__topo_pu_at(int pos)
+{
+    const struct lf__topo_info *t = lf__topo();
+    if (pos < 0 || pos >= t->npus || !close_order)
+        return -1;
+    return close_order[pos];
+}
+
+void *lf__topo_hwloc(void)
+{
+    lf__topo();
+#ifdef LF_HAVE_HWLOC
+    if (topo_loaded)
+        return topo;
+#endif
+    return NULL;
+}
+
 int lf__topo_kind(int idx, struct lf__kind_info *out)
 {
     lf__topo();

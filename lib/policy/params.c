@@ -174,7 +174,7 @@ int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen
         if (!p->kv[i].used) {
             snprintf(err, errlen,
                      "%s: unknown key \"%s\" (every schedule also accepts cal=auto|paper, "
-                     "calns=N, memory=on|off)",
+                     "calns=N, memory=on|off, numa=on|off, stage=on|off)",
                      p->name, p->kv[i].key);
             return -EINVAL;
         }
@@ -197,11 +197,17 @@ static int parse_executor_keys(struct lf__params *p, struct lf__sched *s, char *
             return -EINVAL;
         }
     }
-    if (lf__params_get_str(p, "memory", &v)) {
+    static const char *const onoff[] = {"memory", "numa", "stage"};
+    int *flag[] = {&s->memory, &s->numa, &s->stage};
+    s->numa = s->stage = 1;
+    for (int k = 0; k < 3; k++) {
+        if (!lf__params_get_str(p, onoff[k], &v))
+            continue;
         if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
-            s->memory = 0;
+            *flag[k] = 0;
         else if (strcmp(v, "on") != 0 && strcmp(v, "1") != 0) {
-            snprintf(err, errlen, "%s: memory=%s: expected memory=on or memory=off", p->name, v);
+            snprintf(err, errlen, "%s: %s=%s: expected %s=on or %s=off", p->name, onoff[k], v,
+                     onoff[k], onoff[k]);
             return -EINVAL;
         }
     }

@@ -198,12 +198,18 @@ void lf__policy_list(char *buf, size_t len);
  *   cal=paper  seed 000's calibration: one iteration per worker, the team
  *              waits until every worker has reported, then the first round;
  *   calns=N    target calibration time per worker (default 20000 ns);
- *   memory=on|off  start from what this call site learned last time (on). */
+ *   memory=on|off  start from what this call site learned last time (on);
+ *   numa=on|off    locality-aware dispatch when the loop's data has a home
+ *                  and there are >= 2 NUMA domains (on);
+ *   stage=on|off   copy a remote chunk's declared inputs to the thread's
+ *                  domain before its body runs (on; needs numa). */
 struct lf__sched {
     const struct lf__policy *pol;
     char spec[128];
     int cal_paper;
     int memory;
+    int numa;
+    int stage;
     uint64_t cal_ns;
     uint64_t state[LF__POLICY_STATE_MAX / 8];
 };

@@ -286,8 +286,10 @@ static void test_cover(void)
                         d.in[0] = (struct lf_input){x + HALO - imin, sizeof(double), 1, HALO,
                                                     NULL, NULL};
                         char spec[160];
-                        snprintf(spec, sizeof spec, "%s%sstage=%s", *sp, strchr(*sp, ',') ? "," : ",",
-                                 m == MODE_STAGED || m == MODE_ONE_DOMAIN ? "on" : "off");
+                        /* Staged: in pieces of 256 bytes (32 elements), or whole. */
+                        snprintf(spec, sizeof spec, "%s,stage=%s", *sp,
+                                 m == MODE_STAGED ? "on,piece=256"
+                                 : m == MODE_ONE_DOMAIN ? "on,piece=0" : "off");
                         run_case(spec, Ps[pi], &c, &d, mode_name[m]);
                         lf_numa_free(x, bytes);
                         cover_free(&c);
@@ -400,6 +402,56 @@ static void test_costs_measured(void)
     lf_numa_free(x, bytes);
 }
 
+/* A staged chunk with more input than piece= bytes reaches the body in
+ * pieces; the policy and the statistics still see whole chunks. */
+static void test_pieces(void)
+{
+    long n = 10000;
+    size_t bytes = (size_t)n * sizeof(double);
+    double *x = lf_numa_alloc(bytes, 1); /* all on domain 1; the member runs on 0 */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    for (long i = 0; i < n; i++)
+        x[i] = xval(i);
+    struct lf_data d = {0};
+    d.learn = 1;
+    d.ninputs = 1;
+    d.in[0] = (struct lf_input){x, sizeof(double), 1, 0, NULL, NULL};
+    lf_schedule *s;
+    CU_ASSERT_EQUAL_FATAL(lf_schedule_parse("dynamic,1000,piece=1024", &s, NULL, 0), 0);
+    lf_loop *l;
+    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, "pieces"), 0);
+    CU_ASSERT_EQUAL(lf_loop_begin_data(l, 0, 0, n, 1, &d), 0);
+    long first, expect = 0;
+    unsigned long cnt, most = 0, calls = 0;
+    int ok = 1;
+    while (lf_loop_next(l, 0, &first, &cnt)) {
+        const double *in = lf_loop_input(l, 0, 0);
+        ok &= first == expect; /* one member: pieces in order */
+        for (unsigned long j = 0; j < cnt; j++)
+            ok &= in[j] == xval(first + (long)j);
+        expect = first + (long)cnt;
+        most = cnt > most ? cnt : most;
+        calls++;
+    }
+    lf_loop_end(l, 0);
+    CU_ASSERT(ok);
+    CU_ASSERT_EQUAL(expect, n);
+    struct lf_loop_stats st;
+    struct lf_loop_numa_stats ns;
+    CU_ASSERT_EQUAL(lf_loop_last_stats(l, &st), 0);
+    CU_ASSERT_EQUAL(lf_loop_last_numa_stats(l, &ns), 0);
+    CU_ASSERT_EQUAL(st.chunks, 10); /* the policy's chunks of 1000 */
+    if (lf_numa_self() == 0) {
+        CU_ASSERT_EQUAL(most, 128); /* 1024 bytes of doubles */
+        CU_ASSERT_EQUAL(calls, 10 * 8);
+        CU_ASSERT_EQUAL(ns.staged_iters, (unsigned long)n);
+        CU_ASSERT_EQUAL(ns.staged_bytes, bytes);
+    }
+    lf_loop_destroy(l);
+    lf_schedule_free(s);
+    lf_numa_free(x, bytes);
+}
+
 /* Descriptions that make no sense are refused, and nothing runs. */
 static void test_bad_data(void)
 {
@@ -442,6 +494,7 @@ int main(void)
         {"exactly once, staged values exact, home first", test_cover},
         {"learned ranges follow placed pages", test_learned_ranges},
         {"staging costs measured", test_costs_measured},
+        {"staged chunks reach the body in pieces", test_pieces},
         {"bad descriptions refused", test_bad_data},
         {0},
     };

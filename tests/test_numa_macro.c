@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++)
         ref[i] = x[i - 2] + x[i - 1] + x[i] + x[i + 1] + x[i + 2];
     static const char *const specs[] = {"umr", "rumr", "fac2", "af", "multi", "dynamic,64",
-                                        "fac2,numa=off", "umr,stage=off", NULL};
+                                        "fac2,numa=off", "umr,stage=off", "fac2,piece=4096", "umr,piece=0", NULL};
     int fail = 0;
     printf("domains %d (%s), threads %d\n", D, lf_numa_fake() ? "fake" : "real",
            omp_get_max_threads());

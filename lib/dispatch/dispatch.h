@@ -105,6 +105,10 @@ struct lf__thr {
     int chunk_staged;       /* the outstanding chunk was staged */
     int sbuf_dom;           /* domain its staging buffers were allocated on */
     uint64_t t_staged;      /* ticks when the outstanding chunk's staging ended */
+    uint64_t stage_ns;      /* staging time of the outstanding chunk, all pieces */
+    uint64_t stage_later;   /* of which after its compute began (later pieces) */
+    uint64_t pend_lo, pend_n; /* pieces of the outstanding chunk not handed out */
+    uint64_t piece;         /* iterations per piece */
     const void *in[LF_MAX_INPUTS];   /* inputs of the outstanding chunk */
     void *sbuf[LF_MAX_INPUTS];       /* staging buffers (lf_numa_alloc) */
     size_t scap[LF_MAX_INPUTS];      /* their sizes */
@@ -169,8 +173,13 @@ uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t 
 /* Home domain of logical iteration k of a homed slot (-1 none). */
 int lf__loc_home_of(const struct lf__slot *s, uint64_t k);
 /* Point th->in[] at the chunk [lo, lo+c)'s inputs, staging them first when
- * the chunk is remote and staging is on (times the copy, refits beta, s). */
-void lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+ * the chunk is remote and staging is on (timed).  Returns how many of the
+ * c iterations to hand out now: all, or the first piece of a staged chunk
+ * whose input exceeds stage_piece bytes (the rest is pending). */
+uint64_t lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+/* Stage the next pending piece of member tid's chunk (prefetched when the
+ * previous one was handed out); sets *lo, returns its size. */
+uint64_t lf__loc_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo);
 /* The chunk of member tid ended after busy_ns of compute: refit alpha and
  * t, keep the local / remote times. */
 void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns);

@@ -16,8 +16,10 @@
  * for the policies that plan with them (umr, rumr, as4dr).
  *
  * Overlap: AS4DR stages a chunk's second half while the first computes.
- * Here a member copies then computes; see doc/numa.md for why neither a
- * helper thread per domain nor software prefetch is used.
+ * Here a staged chunk larger than stage_piece bytes of input is handed to
+ * the body piece by piece: before a piece is returned, the next one's
+ * source lines are prefetched, so its copy finds them in cache.  No helper
+ * thread: BENCHMARKS.md ("Staging overlap") measured both.
  */
 #include "config.h"
 
@@ -235,18 +237,16 @@ static void *stage_buf(struct lf__thr *th, int k, size_t bytes)
     return th->sbuf[k];
 }
 
-void lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c)
+/* Point th->in[] at the inputs of logical iterations [lo, lo+c) and, when
+ * stage is set, copy them to the member's buffers first; returns the bytes
+ * copied. */
+static uint64_t place_inputs(struct lf__slot *s, struct lf__thr *th, uint64_t lo, uint64_t c,
+                             int stage)
 {
-    struct lf__thr *th = &l->thr[tid];
-    int home = th->chunk_home;
-    if (home < 0 && s->homed)
-        th->chunk_home = home = lf__loc_home_of(s, lo);
-    int remote = home >= 0 && home != th->dom;
-    int stage = s->staging && remote;
     long first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
     long last = (long)((unsigned long)first + (unsigned long)(c - 1) * (unsigned long)s->incr);
     long imin = first < last ? first : last, imax = first < last ? last : first;
-    uint64_t t0 = stage ? lf__ticks() : 0, bytes_all = 0;
+    uint64_t copied = 0;
     for (int k = 0; k < s->data.ninputs; k++) {
         const struct lf_input *in = &s->data.in[k];
         const char *src;
@@ -271,33 +271,118 @@ void lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo,
         lf_numa_charge(src, bytes); /* the emulated remote read, under LF_FAKE_NUMA */
         memcpy(buf, src, bytes);
         th->in[k] = (const char *)buf + off;
-        bytes_all += bytes;
+        copied += bytes;
     }
-    th->chunk_staged = stage && bytes_all > 0;
+    return copied;
+}
+
+/* Prefetch the source lines of logical iterations [lo, lo+c) (the next
+ * piece of a staged chunk) while the body computes the current one. */
+static void prefetch_inputs(const struct lf__slot *s, uint64_t lo, uint64_t c)
+{
+    long first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+    long last = (long)((unsigned long)first + (unsigned long)(c - 1) * (unsigned long)s->incr);
+    long imin = first < last ? first : last, imax = first < last ? last : first;
+    for (int k = 0; k < s->data.ninputs; k++) {
+        const struct lf_input *in = &s->data.in[k];
+        const char *p = elem_addr(in, imin) - in->halo * (long)in->size;
+        size_t bytes = ((size_t)(imax - imin) * (size_t)in->stride + 1 + 2 * (size_t)in->halo) *
+                       in->size;
+        for (size_t b = 0; b < bytes; b += 64)
+            __builtin_prefetch(p + b, 0, 0);
+    }
+}
+
+/* Iterations per piece of a staged chunk: at most stage_piece bytes of
+ * input each; 0 when chunks are staged whole (no cap, or a span input,
+ * whose bytes per iteration are not known). */
+static uint64_t piece_iters(const struct lf_loop *l, const struct lf__slot *s)
+{
+    uint64_t cap = l->sched.stage_piece, bpi = 0;
+    if (!cap)
+        return 0;
+    for (int k = 0; k < s->data.ninputs; k++) {
+        if (s->data.in[k].span)
+            return 0;
+        bpi += (uint64_t)s->data.in[k].stride * s->data.in[k].size;
+    }
+    return bpi ? (cap / bpi ? cap / bpi : 1) : 0;
+}
+
+/* Book staging time t1 - t0 of the outstanding chunk. */
+static void staged(struct lf__thr *th, uint64_t t0, uint64_t t1, uint64_t bytes)
+{
+    th->t_staged = t1;
+    th->stage_ns += lf__ticks_to_ns(t1 - t0);
+    th->b_staged += bytes;
+}
+
+uint64_t lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c)
+{
+    struct lf__thr *th = &l->thr[tid];
+    int home = th->chunk_home;
+    if (home < 0 && s->homed)
+        th->chunk_home = home = lf__loc_home_of(s, lo);
+    int remote = home >= 0 && home != th->dom;
+    int stage = s->staging && remote;
     if (remote)
         th->n_remote += c;
     else
         th->n_local += c;
-    if (!th->chunk_staged)
-        return;
-    uint64_t t1 = lf__ticks();
-    th->t_staged = t1;
+    th->chunk_staged = 0;
+    th->stage_ns = th->stage_later = 0;
+    th->pend_n = 0;
+    uint64_t piece = stage ? piece_iters(l, s) : 0, now = c;
+    if (piece && piece < c)
+        now = piece; /* the rest follows piece by piece, prefetched */
+    uint64_t t0 = stage ? lf__ticks() : 0;
+    uint64_t bytes = place_inputs(s, th, lo, now, stage);
+    if (!bytes)
+        return c; /* in place: the whole chunk at once */
+    th->chunk_staged = 1;
     th->n_staged += c;
-    th->b_staged += bytes_all;
-    /* Staging cost beta + c s (seed 003 eq. 2), fitted to every copy. */
-    struct lf__wstat *w = &s->view.w[tid];
-    double beta, sl;
-    lf__affine_add(&th->stage_fit, (double)c, (double)lf__ticks_to_ns(t1 - t0));
-    if (lf__affine_solve(&th->stage_fit, &beta, &sl) == 0) {
-        lf__stored_relaxed(&w->stage_lat_ns, beta);
-        lf__stored_relaxed(&w->stage_ns_per_iter, sl);
+    if (now < c) {
+        th->pend_lo = lo + now;
+        th->pend_n = c - now;
+        th->piece = piece;
+        prefetch_inputs(s, th->pend_lo, th->pend_n < piece ? th->pend_n : piece);
     }
+    staged(th, t0, lf__ticks(), bytes);
+    return now;
+}
+
+uint64_t lf__loc_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo)
+{
+    struct lf__thr *th = &l->thr[tid];
+    (void)l;
+    uint64_t n = th->pend_n < th->piece ? th->pend_n : th->piece;
+    uint64_t t0 = lf__ticks();
+    *lo = th->pend_lo;
+    uint64_t bytes = place_inputs(s, th, th->pend_lo, n, 1);
+    th->stage_later += lf__ticks_to_ns(lf__ticks() - t0); /* not compute */
+    th->pend_lo += n;
+    th->pend_n -= n;
+    if (th->pend_n)
+        prefetch_inputs(s, th->pend_lo, th->pend_n < th->piece ? th->pend_n : th->piece);
+    staged(th, t0, lf__ticks(), bytes);
+    return n;
 }
 
 void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns)
 {
     struct lf__thr *th = &l->thr[tid];
     double c = (double)th->chunk_n;
+    if (th->chunk_staged) {
+        /* Staging cost beta + c s (seed 003 eq. 2), fitted to every staged
+         * chunk's copies (all its pieces). */
+        struct lf__wstat *w = &s->view.w[tid];
+        double beta, sl;
+        lf__affine_add(&th->stage_fit, c, (double)th->stage_ns);
+        if (lf__affine_solve(&th->stage_fit, &beta, &sl) == 0) {
+            lf__stored_relaxed(&w->stage_lat_ns, beta);
+            lf__stored_relaxed(&w->stage_ns_per_iter, sl);
+        }
+    }
     if (th->chunk_home >= 0 && th->chunk_home != th->dom && !th->chunk_staged) {
         th->rem_ns += (double)busy_ns;
         th->rem_it += c;

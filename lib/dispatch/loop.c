@@ -259,6 +259,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr,
     }
     th->cur = s;
     th->chunk_n = 0;
+    th->pend_n = 0;
     th->fast_chunks = th->fast_iters = 0;
     th->stopped = 0;
     th->k = 0;
@@ -309,6 +310,8 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
     uint64_t busy = lf__ticks_to_ns(now - th->t_start);
     uint64_t total = lf__ticks_to_ns(now - th->t_prev_end);
     lf__store_relaxed(&w->cur_iters, 0);
+    if (th->stage_later && th->stage_later < busy) /* later pieces' copies */
+        busy -= th->stage_later;
     lf__wstat_record(w, th->chunk_n, busy, total, th->chunk_calib);
     if (s->homed || s->data.ninputs > 0)
         lf__loc_chunk_done(l, s, tid, busy);
@@ -453,6 +456,13 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
         *count = c;
         return 1;
     }
+    if (th->pend_n) {
+        /* The next piece of a staged chunk: the chunk is not over. */
+        uint64_t lo = 0, c = lf__loc_next_piece(l, s, tid, &lo);
+        *first = index_of(s, lo);
+        *count = c;
+        return 1;
+    }
     const struct lf__policy *pol = l->sched.pol;
     uint64_t now = lf__ticks();
     if (th->chunk_n)
@@ -502,11 +512,13 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
     lf__stored_relaxed(&s->view.w[tid].cur_start_ns, now_ns);
     lf__store_relaxed(&s->view.w[tid].cur_iters, c);
     th->chunk_staged = 0;
+    th->stage_later = 0;
+    uint64_t give = c;
     if (s->homed || s->data.ninputs > 0)
-        lf__loc_inputs(l, s, tid, lo, c); /* may stage: compute starts after */
+        give = lf__loc_inputs(l, s, tid, lo, c); /* may stage: compute starts after */
     th->t_start = th->chunk_staged ? th->t_staged : lf__ticks();
     *first = index_of(s, lo);
-    *count = c;
+    *count = give;
     return 1;
 }
 
@@ -592,6 +604,7 @@ void lf_loop_end(lf_loop *l, int tid)
         lf__store_relaxed(&w->total_ns, ns);
     }
     th->chunk_n = 0;
+    th->pend_n = 0; /* pieces never handed out are abandoned with the chunk */
     th->cur = NULL;
     if (s->homed || s->data.ninputs > 0)
         lf__loc_leave(l, s, tid);

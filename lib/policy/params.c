@@ -174,7 +174,7 @@ int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen
         if (!p->kv[i].used) {
             snprintf(err, errlen,
                      "%s: unknown key \"%s\" (every schedule also accepts cal=auto|paper, "
-                     "calns=N, memory=on|off, numa=on|off, stage=on|off)",
+                     "calns=N, memory=on|off, numa=on|off, stage=on|off, piece=BYTES)",
                      p->name, p->kv[i].key);
             return -EINVAL;
         }
@@ -212,6 +212,10 @@ static int parse_executor_keys(struct lf__params *p, struct lf__sched *s, char *
         }
     }
     rc = lf__params_get_u64(p, "calns", 1, 1000000000, &s->cal_ns, err, errlen);
+    if (rc < 0)
+        return rc;
+    s->stage_piece = 262144;
+    rc = lf__params_get_u64(p, "piece", 0, UINT64_MAX >> 1, &s->stage_piece, err, errlen);
     return rc < 0 ? rc : 0;
 }
 

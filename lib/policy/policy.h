@@ -202,7 +202,9 @@ void lf__policy_list(char *buf, size_t len);
  *   numa=on|off    locality-aware dispatch when the loop's data has a home
  *                  and there are >= 2 NUMA domains (on);
  *   stage=on|off   copy a remote chunk's declared inputs to the thread's
- *                  domain before its body runs (on; needs numa). */
+ *                  domain before its body runs (on);
+ *   piece=BYTES    a staged chunk with more input than this goes to the body
+ *                  in pieces, the next one prefetched (262144; 0: whole). */
 struct lf__sched {
     const struct lf__policy *pol;
     char spec[128];
@@ -210,6 +212,7 @@ struct lf__sched {
     int memory;
     int numa;
     int stage;
+    uint64_t stage_piece;
     uint64_t cal_ns;
     uint64_t state[LF__POLICY_STATE_MAX / 8];
 };

@@ -148,7 +148,8 @@ struct lf_input {
 /* What a loop says about its data (all optional: zero means "nothing").
  *   home/nhome  the iteration ranges the domains hold: domain d owns
  *               logical iterations [home[d], home[d+1]) of the loop
- *               (nhome + 1 ascending entries, home[0] = 0, home[nhome] = n);
+ *               (nhome + 1 ascending entries, home[0] = 0, home[nhome] = n;
+ *               more ranges than lf_numa_count() domains: no locality);
  *   learn       no home given: learn it from where input 0's pages lie
  *               (lf_numa_node_of), remembered while base, bounds and trip
  *               count stay the same;

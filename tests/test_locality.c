@@ -275,10 +275,14 @@ static void test_cover(void)
                             /* Second half's pages on domain 1. */
                             CU_ASSERT_EQUAL(lf_numa_place((char *)x + bytes / 2, bytes - bytes / 2, 1), 0);
                         struct lf_data d = {0};
-                        unsigned long home[3] = {0, n / 3, n};
+                        unsigned long home[4] = {0, n / 3, n / 2, n};
                         if (m == MODE_RANGES) {
+                            /* Two ranges; three (more than domains) for
+                             * the long loops: then no locality. */
                             d.home = home;
-                            d.nhome = 2;
+                            d.nhome = ti == 4 ? 3 : 2;
+                            if (d.nhome == 2)
+                                home[2] = n;
                         } else {
                             d.learn = 1;
                         }

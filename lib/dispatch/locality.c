@@ -124,7 +124,13 @@ void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d
     s->data.home = NULL; /* the caller's array is not ours to keep */
     if (s->ndom < 2 || s->n == 0 || !(l->sched.numa || l->sched.stage))
         return;
-    if (d->home && d->nhome > 0) {
+    if (d->home && d->nhome > s->ndom) {
+        /* More ranges than domains here: no range may go unclaimed, so no
+         * locality (the loop is still correct). */
+        if (lf__verbose())
+            fprintf(stderr, "loopfarm: %s: %d home ranges for %d domains: no locality\n",
+                    l->name, d->nhome, s->ndom);
+    } else if (d->home && d->nhome > 0) {
         for (int dd = 0; dd < s->ndom; dd++) {
             /* Domains beyond the description hold nothing. */
             s->dom[dd].lo = dd < d->nhome ? d->home[dd] : s->n;

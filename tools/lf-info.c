@@ -197,8 +197,11 @@ int main(int argc, char **argv)
     printf("  cost        %.1f ns per read\n", cc.cost_ns);
     printf("counters      %s\n", lf__counters_status());
     printf("numa          %s\n", numa_status);
+    const char *fake_env = getenv("LF_FAKE_NUMA");
     printf("  domains     %d (%s)\n", ndom,
-           numa_fake ? "fake, emulated by LF_FAKE_NUMA" : "the machine's; LF_FAKE_NUMA unset");
+           numa_fake                  ? "fake, emulated by LF_FAKE_NUMA"
+           : fake_env && *fake_env    ? "the machine's; LF_FAKE_NUMA malformed, ignored"
+                                      : "the machine's; LF_FAKE_NUMA unset");
     printf("binding       %s (LF_BIND%s%s%s)\n", lf__bind_mode_name(bmode),
            bind_env ? "=\"" : " unset", bind_env ? bind_env : "", bind_env ? "\"" : "");
     printf("schedule      %s (LF_SCHEDULE%s%s%s)\n", sched_spec, sched_env ? "=\"" : " unset",

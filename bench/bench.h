@@ -32,11 +32,23 @@ enum bench_kernel_id {
     KERNEL_MANDELBROT,
     KERNEL_SPMV,
     KERNEL_CALCIUM,
+    KERNEL_STREAM,
+    KERNEL_STENCIL,
     KERNEL_COUNT
 };
 
+/* Where the input of the data kernels (stream, stencil) lies under NUMA:
+ * all on domain 0, or one equal range of blocks per domain. */
+enum bench_placement { PLACE_NODE0, PLACE_BLOCKED, PLACE_COUNT };
+
+/* Stencil sweeps per iteration unless --passes says otherwise. */
+#define BENCH_DEFAULT_PASSES 4
+
 /* A kernel prepared for n iterations: iter(k, i) computes iteration i's
- * value, a pure function of i and the kernel's data. */
+ * value, a pure function of i and the kernel's data.  The data kernels
+ * (stream, stencil) have iter_at instead: iteration i reads block i of the
+ * input where blk points (in place, or a staged copy of it), and adds to
+ * *waited the ns it waited for remote reads (lf_numa_charge). */
 struct bench_kernel {
     enum bench_kernel_id id;
     long n;
@@ -58,11 +70,26 @@ struct bench_kernel {
     /* calcium */
     int channels;
     int csteps;
+    /* stream, stencil: block i is grain doubles at xin + i * grain, with one
+     * block of zeros before block 0 and after block n - 1 (the halo's reach
+     * at the ends); xloc holds the same values on the T1 thread's domain */
+    double (*iter_at)(const struct bench_kernel *k, long i, const double *blk, double *waited);
+    int passes; /* stencil: sweeps per iteration (its halo, in doubles) */
+    enum bench_placement placement;
+    double *xin;
+    double *xloc;
+    void *xin_map, *xloc_map; /* lf_numa_alloc'd, map_bytes each */
+    size_t map_bytes;
 };
 
 const char *bench_kernel_name(enum bench_kernel_id id);
 /* The kernel named name, or -1. */
 int bench_kernel_lookup(const char *name);
+/* Whether the kernel reads a NUMA-placed input (stream, stencil). */
+int bench_kernel_has_data(enum bench_kernel_id id);
+const char *bench_placement_name(enum bench_placement p);
+/* The placement named name, or -1. */
+int bench_placement_lookup(const char *name);
 /* What --grain means for the kernel, and its default. */
 const char *bench_kernel_grain_unit(enum bench_kernel_id id);
 long bench_kernel_default_grain(enum bench_kernel_id id);
@@ -71,9 +98,12 @@ long bench_kernel_default_n(enum bench_kernel_id id, long grain);
 /* Measure how many spin steps per nanosecond make iterations of grain ns
  * on the calling thread (its core unloaded). */
 double bench_spin_calibrate(long grain);
-/* Build k's data for n iterations; returns 0 or -ENOMEM. */
+/* Build k's data for n iterations; passes and placement matter to the data
+ * kernels only (whose inputs are placed here, the calling thread's domain
+ * holding xloc).  Returns 0, -ENOMEM, or -errno of a failed placement. */
 int bench_kernel_init(struct bench_kernel *k, enum bench_kernel_id id, long n, long grain,
-                      uint64_t seed, double steps_per_ns);
+                      uint64_t seed, double steps_per_ns, int passes,
+                      enum bench_placement placement);
 void bench_kernel_free(struct bench_kernel *k);
 
 /* ---- Scenarios ---- */
@@ -148,6 +178,21 @@ int bench_parse_csv_row(const char *line, struct bench_row *row);
  * labels[k] gives site sites[k] (else the site).  0, or -1 with a message. */
 int bench_plot(const char *dir, const struct bench_row *rows, int nrows, const char *trace,
                const char *const *sites, const char *const *labels, int nlabels);
+
+/* What the data kernels' reads did under one schedule, averaged over the
+ * rounds: the fractions of iterations that read another domain's input in
+ * place, and that read a staged copy; the ms the kernel's own reads waited
+ * (lf_numa_charge), summed over the threads.  Staging's copies wait inside
+ * the library's chunk hand-out and are not in wait_ms. */
+struct bench_data_row {
+    char schedule[64];
+    double remote;
+    double staged;
+    double wait_ms;
+};
+
+/* Write the data rows as a small table under the main one. */
+void bench_write_data_rows(FILE *f, const struct bench_data_row *r, int nrows);
 
 /* Median / min / max of v[0..n-1] (v is reordered). */
 double bench_median(double *v, int n);

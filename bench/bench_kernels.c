@@ -6,18 +6,33 @@
  * arithmetic for a number of steps calibrated at start-up: no clock is read
  * and nothing sleeps inside an iteration, so a loaded core really runs it
  * slower.
+ *
+ * The data kernels (stream, stencil) read an input placed on NUMA domains
+ * (--placement).  Iteration i is a block of `grain` doubles, and its reads
+ * are charged block by block, pass by pass, with lf_numa_charge on the
+ * address actually read: under LF_FAKE_NUMA a thread reading a block that
+ * lies on another domain waits the emulated transfer (lat + bytes / G ns),
+ * and a block the library staged into the thread's own domain costs
+ * nothing more.  Charging per iteration is the one rule that every
+ * schedule can follow (an omp: loop does not know its chunks), and with
+ * blocks of kilobytes it is a realistic one: the latency of a transfer is
+ * paid per block, not per double.
  */
 #include "bench.h"
 
 #include <errno.h>
+#include <loopfarm.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 static const char *const kernel_names[KERNEL_COUNT] = {
-    "spin", "triangle", "random", "mandelbrot", "spmv", "calcium",
+    "spin", "triangle", "random", "mandelbrot", "spmv", "calcium", "stream", "stencil",
 };
+
+static const char *const placement_names[PLACE_COUNT] = {"node0", "blocked"};
 
 const char *bench_kernel_name(enum bench_kernel_id id)
 {
@@ -32,9 +47,30 @@ int bench_kernel_lookup(const char *name)
     return -1;
 }
 
+int bench_kernel_has_data(enum bench_kernel_id id)
+{
+    return id == KERNEL_STREAM || id == KERNEL_STENCIL;
+}
+
+const char *bench_placement_name(enum bench_placement p)
+{
+    return (unsigned)p < PLACE_COUNT ? placement_names[p] : "?";
+}
+
+int bench_placement_lookup(const char *name)
+{
+    for (int p = 0; p < PLACE_COUNT; p++)
+        if (strcmp(name, placement_names[p]) == 0)
+            return p;
+    return -1;
+}
+
 const char *bench_kernel_grain_unit(enum bench_kernel_id id)
 {
     switch (id) {
+    case KERNEL_STREAM:
+    case KERNEL_STENCIL:
+        return "doubles per iteration (block)";
     case KERNEL_MANDELBROT:
         return "escape limit (iterations per pixel)";
     case KERNEL_SPMV:
@@ -55,6 +91,9 @@ long bench_kernel_default_grain(enum bench_kernel_id id)
         return 32;
     case KERNEL_CALCIUM:
         return 100;
+    case KERNEL_STREAM:
+    case KERNEL_STENCIL:
+        return 512; /* 4 KiB: a page per iteration */
     default:
         return 500;
     }
@@ -72,6 +111,12 @@ long bench_kernel_default_n(enum bench_kernel_id id, long grain)
         break;
     case KERNEL_CALCIUM:
         n = (long)(750000.0 / (grain > 0 ? grain : 1));
+        break;
+    case KERNEL_STREAM:
+    case KERNEL_STENCIL:
+        /* A 64 MiB input, whatever the block: the memory, not T1, is the
+         * limit here (two copies are kept, see data_init). */
+        n = (long)((64L << 20) / 8 / (grain > 0 ? grain : 1));
         break;
     default:
         n = (long)(1e8 / (grain > 0 ? grain : 1));
@@ -313,10 +358,133 @@ static double iter_calcium(const struct bench_kernel *k, long i)
     return cmax;
 }
 
+/* ---- stream, stencil: blocks of a NUMA-placed input ---- */
+
+/* Stream: iteration i computes y = a x + b over its block in one pass and
+ * returns the sum of y (four partial sums, always in the same order).  The
+ * block is charged once, as it is read. */
+static double iter_stream(const struct bench_kernel *k, long i, const double *x, double *waited)
+{
+    const long g = k->grain;
+    const double a = 1.0000001, b = 0.25;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    long j = 0;
+    *waited += lf_numa_charge(x, (size_t)g * sizeof *x);
+    for (; j + 4 <= g; j += 4) {
+        s0 += a * x[j] + b;
+        s1 += a * x[j + 1] + b;
+        s2 += a * x[j + 2] + b;
+        s3 += a * x[j + 3] + b;
+    }
+    for (; j < g; j++)
+        s0 += a * x[j] + b;
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* Per-thread scratch of the stencil, grown on demand (never freed: one per
+ * thread of the process). */
+static __thread double *stencil_buf;
+static __thread long stencil_cap;
+
+/* Stencil: iteration i runs `passes` Jacobi sweeps of -u'' = f on its block
+ * with a ghost zone of `passes` doubles on each side (overlapped tiling:
+ * sweep p is valid on a window p narrower each side, so after the last the
+ * block's values are exact and need nothing from other iterations), and
+ * returns the sum of u over the block.  Every sweep reads f again, and
+ * every sweep's read is charged: the right-hand side is re-read from
+ * memory, as a tile too large for the cache would be, so that data read
+ * in place from another domain pays `passes` times and a staged copy once
+ * (reuse = passes).  A sweep's window is charged as one read, on the
+ * domain of its first byte: at a boundary between two domains' ranges one
+ * block's halo is charged to the wrong side, one iteration per boundary. */
+static double iter_stencil(const struct bench_kernel *k, long i, const double *x, double *waited)
+{
+    const long g = k->grain, h = k->passes, w = g + 2 * h;
+    const double *f = x - h; /* the window: h doubles each side of the block */
+    const double c = 0.25;
+    if (stencil_cap < 2 * w) {
+        free(stencil_buf);
+        stencil_buf = malloc((size_t)(2 * w) * sizeof *stencil_buf);
+        if (!stencil_buf) {
+            fprintf(stderr, "lf-bench: out of memory (stencil scratch of %ld doubles)\n", 2 * w);
+            exit(1);
+        }
+        stencil_cap = 2 * w;
+    }
+    double *u = stencil_buf, *v = stencil_buf + w;
+    for (long p = 1; p <= h; p++) {
+        *waited += lf_numa_charge(f + p, (size_t)(w - 2 * p) * sizeof *f);
+        if (p == 1) {
+            for (long j = 1; j < w - 1; j++)
+                v[j] = c * f[j]; /* u starts at zero */
+        } else {
+            for (long j = p; j < w - p; j++)
+                v[j] = 0.5 * (u[j - 1] + u[j + 1]) + c * f[j];
+        }
+        double *t = u;
+        u = v;
+        v = t;
+    }
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    long j = h;
+    for (; j + 4 <= h + g; j += 4) {
+        s0 += u[j];
+        s1 += u[j + 1];
+        s2 += u[j + 2];
+        s3 += u[j + 3];
+    }
+    for (; j < h + g; j++)
+        s0 += u[j];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* Build the placed input of n blocks (plus a block of zeros at each end),
+ * and its copy on the calling thread's domain for T1 and the reference. */
+static int data_init(struct bench_kernel *k, uint64_t rng)
+{
+    const long g = k->grain, n = k->n;
+    const int ndom = lf_numa_count();
+    k->map_bytes = (size_t)(n + 2) * (size_t)g * sizeof(double);
+    k->xin_map = lf_numa_alloc(k->map_bytes, 0);
+    if (!k->xin_map)
+        return -errno;
+    k->xin = (double *)k->xin_map + g;
+    for (long j = 0; j < n * g; j++)
+        k->xin[j] = 2.0 * uniform01(&rng) - 1.0;
+    if (k->placement == PLACE_BLOCKED && ndom > 1) {
+        /* Domain d holds blocks [d n / D, (d + 1) n / D); the leading zeros
+         * go with domain 0, the trailing ones with the last domain.  Page
+         * granular: a page shared by two ranges goes to the later one. */
+        for (int d = 1; d < ndom; d++) {
+            long lo = n * d / ndom;
+            char *from = (char *)(k->xin + lo * g);
+            char *to = (char *)k->xin_map + k->map_bytes;
+            if (d + 1 < ndom)
+                to = (char *)(k->xin + (n * (d + 1) / ndom) * g);
+            if (to > from) {
+                int rc = lf_numa_place(from, (size_t)(to - from), d);
+                if (rc != 0)
+                    return rc;
+            }
+        }
+    }
+    if (ndom > 1) {
+        k->xloc_map = lf_numa_alloc(k->map_bytes, lf_numa_self());
+        if (!k->xloc_map)
+            return -errno;
+        k->xloc = (double *)k->xloc_map + g;
+        memcpy(k->xloc, k->xin, (size_t)(n * g) * sizeof(double));
+    } else {
+        k->xloc = k->xin; /* one domain: every read is local anyway */
+    }
+    return 0;
+}
+
 /* ---- Set-up ---- */
 
 int bench_kernel_init(struct bench_kernel *k, enum bench_kernel_id id, long n, long grain,
-                      uint64_t seed, double steps_per_ns)
+                      uint64_t seed, double steps_per_ns, int passes,
+                      enum bench_placement placement)
 {
     uint64_t rng = seed;
     memset(k, 0, sizeof *k);
@@ -361,6 +529,18 @@ int bench_kernel_init(struct bench_kernel *k, enum bench_kernel_id id, long n, l
         k->csteps = (int)(grain > 100000000 ? 100000000 : grain);
         k->iter = iter_calcium;
         return 0;
+    case KERNEL_STREAM:
+        k->placement = placement;
+        k->passes = 1;
+        k->iter_at = iter_stream;
+        return data_init(k, rng);
+    case KERNEL_STENCIL:
+        if (passes < 1 || passes > grain)
+            return -EINVAL; /* the halo must lie within the next block */
+        k->placement = placement;
+        k->passes = passes;
+        k->iter_at = iter_stencil;
+        return data_init(k, rng);
     default:
         return -EINVAL;
     }
@@ -373,5 +553,9 @@ void bench_kernel_free(struct bench_kernel *k)
     free(k->col);
     free(k->val);
     free(k->x);
+    if (k->xloc_map)
+        lf_numa_free(k->xloc_map, k->map_bytes);
+    if (k->xin_map)
+        lf_numa_free(k->xin_map, k->map_bytes);
     memset(k, 0, sizeof *k);
 }

@@ -34,11 +34,22 @@ double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Width of the schedule column: 22, or the longest label of the rows. */
+static int schedule_width(const struct bench_row *r, int nrows)
+{
+    int w = 22;
+    for (int i = 0; i < nrows; i++)
+        if ((int)strlen(r[i].schedule) > w)
+            w = (int)strlen(r[i].schedule);
+    return w;
+}
+
 static void write_table(FILE *f, const struct bench_row *r, int nrows, int header)
 {
+    int sw = schedule_width(r, nrows);
     if (header)
-        fprintf(f, "%-10s %9s %6s %3s %-9s %-22s %9s %9s %9s %9s %6s %8s %7s\n", "kernel", "n",
-                "grain", "thr", "scenario", "schedule", "median_s", "min_s", "max_s", "ideal_s",
+        fprintf(f, "%-10s %9s %6s %3s %-9s %-*s %9s %9s %9s %9s %6s %8s %7s\n", "kernel", "n",
+                "grain", "thr", "scenario", sw, "schedule", "median_s", "min_s", "max_s", "ideal_s",
                 "eff", "chunks", "speedup");
     for (int i = 0; i < nrows; i++, r++) {
         char chunks[24];
@@ -46,10 +57,21 @@ static void write_table(FILE *f, const struct bench_row *r, int nrows, int heade
             snprintf(chunks, sizeof chunks, "%ld", r->chunks);
         else
             snprintf(chunks, sizeof chunks, "-");
-        fprintf(f, "%-10s %9ld %6ld %3d %-9s %-22s %9.5f %9.5f %9.5f %9.5f %6.3f %8s %7.3f\n",
-                r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
-                r->max, r->ideal, r->efficiency, chunks, r->speedup);
+        fprintf(f, "%-10s %9ld %6ld %3d %-9s %-*s %9.5f %9.5f %9.5f %9.5f %6.3f %8s %7.3f\n",
+                r->kernel, r->n, r->grain, r->threads, r->scenario, sw, r->schedule, r->median,
+                r->min, r->max, r->ideal, r->efficiency, chunks, r->speedup);
     }
+}
+
+void bench_write_data_rows(FILE *f, const struct bench_data_row *r, int nrows)
+{
+    int sw = 22;
+    for (int i = 0; i < nrows; i++)
+        if ((int)strlen(r[i].schedule) > sw)
+            sw = (int)strlen(r[i].schedule);
+    fprintf(f, "%-*s %8s %8s %10s\n", sw, "schedule", "remote", "staged", "wait_ms");
+    for (int i = 0; i < nrows; i++, r++)
+        fprintf(f, "%-*s %8.3f %8.3f %10.2f\n", sw, r->schedule, r->remote, r->staged, r->wait_ms);
 }
 
 static void write_csv(FILE *f, const struct bench_row *r, int nrows, int header)

@@ -9,6 +9,11 @@
  *      round running every schedule once (ABAB...), checking every result
  *      against the sequential run;
  *   4. ideal = T1 / sum(s_i), efficiency = ideal / median makespan.
+ * The data kernels (stream, stencil) read an input placed on NUMA domains;
+ * their lf: loops declare it (LF_FOR_DATA), so that loopfarm can take
+ * chunks near their data and stage remote ones, and their T1 reads a copy
+ * on the T1 thread's own domain: the ideal is that of all-local data, and
+ * the efficiency shows what remote reads cost each schedule.
  * Rows for libomp: schedules come from bench/lf-bench-libomp, the same
  * sources built with clang against LLVM's runtime, run as a child process
  * with the same options after this process's rounds (two OpenMP runtimes
@@ -61,6 +66,8 @@ struct config {
     int kernel;
     long n;
     long grain;
+    int passes;                     /* stencil sweeps; 0 before the default applies */
+    enum bench_placement placement; /* stream, stencil */
     int threads;
     struct bench_scenario sc;
     struct sched s[BENCH_MAX_SCHEDS];
@@ -78,6 +85,11 @@ struct config {
 
 static const char *const default_schedules =
     "omp:static,omp:dynamic,1,omp:guided,lf:dynamic,lf:guided,lf:af,lf:multi";
+/* The data kernels' default: factoring without locality, with locality
+ * only, with locality and staging; the staging-aware policies. */
+static const char *const default_data_schedules =
+    "omp:static,omp:dynamic,1,omp:guided,lf:fac2,numa=off,stage=off,lf:fac2,stage=off,lf:fac2,"
+    "lf:umr,lf:rumr,lf:af";
 
 static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
@@ -97,19 +109,21 @@ static void help(void)
         "Run one kernel under one scenario with several loop schedules, side by side,\n"
         "and report each schedule's makespan against the ideal T1 / sum(s_i).\n"
         "\n"
-        "  --kernel K        spin | triangle | random | mandelbrot | spmv | calcium  [spin]\n"
+        "  --kernel K        spin | triangle | random | mandelbrot | spmv | calcium | stream |\n"
+        "                    stencil  [spin]\n"
         "                      spin: uniform cost; triangle: cost grows with i;\n"
         "                      random: log-normal costs (seeded); mandelbrot: one image row\n"
         "                      per iteration; spmv: one CSR row per iteration, power-law row\n"
         "                      lengths; calcium: one stochastic calcium-channel experiment\n"
-        "                      per iteration (a parameter sweep, seed 000 section 5)\n"
-        "                      e.g. --kernel mandelbrot\n"
+        "                      per iteration (a parameter sweep, seed 000 section 5);\n"
+        "                      stream, stencil: data kernels (below)    e.g. --kernel mandelbrot\n"
         "  --n N             iterations of the loop [sized so T1 is ~100 ms]   e.g. --n 200000\n"
         "  --grain G         the kernel's size knob:                            e.g. --grain 500\n"
         "                      spin, triangle, random: mean ns of arithmetic per iteration\n"
         "                      (calibrated at start) [500]; mandelbrot: escape limit [256];\n"
         "                      spmv: mean nonzeros per row [32]; calcium: time steps of\n"
-        "                      100 channels per experiment [100]\n"
+        "                      100 channels per experiment [100]; stream, stencil: doubles\n"
+        "                      per iteration (one block of the input) [512, 4 KiB]\n"
         "  --threads T       team size [the number of cores; oversub: twice that]\n"
         "                      thread t is pinned to core t mod ncores     e.g. --threads 2\n"
         "  --scenario S      dedicated | hog | biglittle | varying | oversub  [dedicated]\n"
@@ -125,6 +139,12 @@ static void help(void)
         "                                                                 e.g. --factor 3\n"
         "  --period-ms P     varying: on+off period of the background process [50]\n"
         "  --duty D          varying: fraction of the period it is on [0.5]  e.g. --duty 0.25\n"
+        "  --placement P     stream, stencil: where the input lies  node0 | blocked  [node0]\n"
+        "                      node0: all on NUMA domain 0; blocked: domain d holds the d-th\n"
+        "                      of equal ranges of blocks (lf_numa_place)\n"
+        "                                                         e.g. --placement blocked\n"
+        "  --passes P        stencil: Jacobi sweeps per iteration, each re-reading the block\n"
+        "                      (and the halo: P doubles each side) [4]      e.g. --passes 8\n"
         "  --schedules LIST  schedules to compare [%s]\n"
         "                      omp:KIND[,CHUNK]  the compiler's runtime: schedule(runtime) set\n"
         "                                        by omp_set_schedule; KIND static | dynamic |\n"
@@ -160,10 +180,32 @@ static void help(void)
         "process after the other rows, under the same scenario.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
-        "Example:\n"
+        "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
+        "placed by --placement; iteration i reads block i (--grain doubles).  stream: one\n"
+        "pass, y = a x + b summed over the block; stencil: --passes Jacobi sweeps over the\n"
+        "block and a halo of --passes doubles each side, every sweep re-reading the input\n"
+        "(reuse = passes).  lf: rows run LF_FOR_DATA with the input declared (one block an\n"
+        "element, a halo of one block for stencil; home learned from the pages), so that\n"
+        "numa=on takes chunks near their data and stage=on copies a remote chunk to the\n"
+        "thread's domain first.  Remote cost: every schedule charges the same way, block\n"
+        "by block: each iteration calls lf_numa_charge(address read, bytes read) once per\n"
+        "pass, on the address it actually reads (the input in place, or the staged copy),\n"
+        "so under LF_FAKE_NUMA=N[,lat=NS][,gbps=G] a remote read waits lat + bytes/G ns\n"
+        "per block and pass, a staged chunk once (inside the library, for the whole chunk\n"
+        "and its halo), and local data nothing.  Without fake NUMA, real memory costs for\n"
+        "itself.  T1 reads a copy on the T1 thread's domain: ideal = T1 of all-local data /\n"
+        "sum(s_i).  Under the table, per schedule: the fraction of iterations that read\n"
+        "remote data in place (remote) or a staged copy (staged), and the ms the kernel's\n"
+        "reads waited, summed over threads (wait_ms; staging's own waits not included).\n"
+        "Default schedules for them: %s\n"
+        "\n"
+        "Examples:\n"
         "  " PROG " --kernel spin --grain 500 --threads 2 --scenario hog \\\n"
-        "      --schedules omp:static,omp:dynamic,1,omp:guided,lf:dynamic --reps 5\n",
-        default_schedules);
+        "      --schedules omp:static,omp:dynamic,1,omp:guided,lf:dynamic --reps 5\n"
+        "  LF_FAKE_NUMA=2 LF_BIND=close " PROG " --kernel stencil --placement node0 \\\n"
+        "      --threads 2 --reps 5 --schedules \\\n"
+        "      omp:dynamic,1,lf:fac2,numa=off,stage=off,lf:fac2,stage=off,lf:fac2,lf:rumr\n",
+        default_schedules, default_data_schedules);
     char buf[4096];
     if (lf_schedule_help(buf, sizeof buf) > 0)
         printf("\nloopfarm schedules (lf:SPEC):\n%s", buf);
@@ -325,6 +367,8 @@ enum {
     OPT_FACTOR,
     OPT_PERIOD,
     OPT_DUTY,
+    OPT_PLACEMENT,
+    OPT_PASSES,
     OPT_SEED,
     OPT_SPINRATE,
     OPT_CHILD,
@@ -349,6 +393,8 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"factor", required_argument, 0, OPT_FACTOR},
         {"period-ms", required_argument, 0, OPT_PERIOD},
         {"duty", required_argument, 0, OPT_DUTY},
+        {"placement", required_argument, 0, OPT_PLACEMENT},
+        {"passes", required_argument, 0, OPT_PASSES},
         {"seed", required_argument, 0, OPT_SEED},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"child", no_argument, 0, OPT_CHILD},
@@ -356,7 +402,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {0, 0, 0, 0},
     };
     char *schedules = NULL;
-    int opt, scen = SCEN_DEDICATED;
+    int opt, scen = SCEN_DEDICATED, placement = -1;
     memset(c, 0, sizeof *c);
     c->kernel = KERNEL_SPIN;
     c->reps = 5;
@@ -372,7 +418,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         case OPT_KERNEL:
             if ((c->kernel = bench_kernel_lookup(optarg)) < 0)
                 usage_error("--kernel: unknown kernel '%s'; accepted: spin, triangle, random, "
-                            "mandelbrot, spmv, calcium",
+                            "mandelbrot, spmv, calcium, stream, stencil",
                             optarg);
             break;
         case OPT_N:
@@ -428,6 +474,14 @@ static void parse_options(struct config *c, int argc, char **argv)
         case OPT_DUTY:
             c->sc.duty = parse_double("--duty", optarg, 0.0, 1.0);
             break;
+        case OPT_PLACEMENT:
+            if ((placement = bench_placement_lookup(optarg)) < 0)
+                usage_error("--placement: unknown placement '%s'; accepted: node0, blocked",
+                            optarg);
+            break;
+        case OPT_PASSES:
+            c->passes = (int)parse_long("--passes", optarg, 1, 1000);
+            break;
         case OPT_SEED:
             c->seed = (uint64_t)parse_long("--seed", optarg, 0, LONG_MAX);
             break;
@@ -450,6 +504,21 @@ static void parse_options(struct config *c, int argc, char **argv)
     c->sc.id = (enum bench_scenario_id)scen;
     if (c->grain == 0)
         c->grain = bench_kernel_default_grain(c->kernel);
+    if (placement >= 0 && !bench_kernel_has_data(c->kernel))
+        usage_error("--placement applies to the data kernels (stream, stencil) only");
+    if (c->passes > 0 && c->kernel != KERNEL_STENCIL)
+        usage_error("--passes applies to --kernel stencil only");
+    c->placement = placement >= 0 ? (enum bench_placement)placement : PLACE_NODE0;
+    if (c->kernel == KERNEL_STENCIL) {
+        if (c->passes == 0)
+            c->passes = BENCH_DEFAULT_PASSES;
+        if (c->grain < c->passes)
+            usage_error("--grain %ld: a stencil block must hold at least --passes (%d) doubles, "
+                        "its halo's reach",
+                        c->grain, c->passes);
+    }
+    if (bench_kernel_has_data(c->kernel) && c->grain > (1L << 24))
+        usage_error("--grain %ld: at most %ld doubles per block", c->grain, 1L << 24);
     if (c->n == 0)
         c->n = bench_kernel_default_n(c->kernel, c->grain);
     if (c->threads == 0)
@@ -465,7 +534,8 @@ static void parse_options(struct config *c, int argc, char **argv)
         c->sc.nhogs = 1;
         c->sc.hog_core[0] = c->sc.ncores - 1;
     }
-    if (!schedules && !(schedules = strdup(default_schedules)))
+    if (!schedules && !(schedules = strdup(bench_kernel_has_data(c->kernel) ? default_data_schedules
+                                                                            : default_schedules)))
         usage_error("out of memory");
     c->sched_text = schedules;
     parse_schedules(c, schedules); /* the labels point into it: freed at exit */
@@ -507,11 +577,50 @@ static inline uint64_t check_term(long i, double v)
         iters++;                                                                                   \
     } while (0)
 
+/* A data kernel's iteration: iteration i reads the block at blk (in place
+ * or staged); it counts as remote when its reads waited (another domain's
+ * data, read in place), as staged when blk is not in the placed input.  A
+ * little thread repeats it, reads and waits included. */
+#define BENCH_DATA_BODY(i, blk)                                                                    \
+    do {                                                                                           \
+        const double *b_ = (blk);                                                                  \
+        double w_ = 0;                                                                             \
+        double v_ = k->iter_at(k, (i), b_, &w_);                                                   \
+        for (int r_ = 1; r_ < rep; r_++)                                                           \
+            v_ = k->iter_at(k, (i), b_, &w_);                                                      \
+        sum += check_term((i), v_);                                                                \
+        runs += (i) != next;                                                                       \
+        next = (i) + 1;                                                                            \
+        iters++;                                                                                   \
+        remote += w_ > 0;                                                                          \
+        staged += (uintptr_t)b_ - in_lo >= in_len;                                                 \
+        waited += w_;                                                                              \
+    } while (0)
+
 struct tally {
     long runs;
     long iters;
     uint64_t sum; /* of check_term over the iterations run */
+    /* data kernels: iterations read remotely in place / from a staged
+     * copy, and ns the kernel's reads waited */
+    long remote, staged;
+    double waited;
 };
+
+/* The description of a data kernel's input that its lf: loops pass:
+ * one block an element, and for the stencil a halo of one block (the
+ * description counts halos in elements; the stencil reaches --passes
+ * doubles into each neighbour).  The home is learned from the pages. */
+static void data_describe(const struct bench_kernel *k, struct lf_data *d)
+{
+    memset(d, 0, sizeof *d);
+    d->learn = 1;
+    d->ninputs = 1;
+    d->in[0].base = k->xin;
+    d->in[0].size = (size_t)k->grain * sizeof(double);
+    d->in[0].stride = 1;
+    d->in[0].halo = k->id == KERNEL_STENCIL ? 1 : 0;
+}
 
 /* The source line of the first LF_FOR_SCHED of run_parallel: slot k's site
  * is named "lf-bench.c:(line + k)" in traces. */
@@ -524,26 +633,62 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     const struct bench_scenario *sc = &c->sc;
     const long n = k->n;
     const char *spec = s->spec;
-    const int slot = s->slot, lf = s->kind == SK_LF;
-    long truns = 0, titers = 0;
+    const int slot = s->slot, lf = s->kind == SK_LF, data = k->iter_at != NULL;
+    const uintptr_t in_lo = (uintptr_t)k->xin;
+    const size_t in_len = (size_t)k->n * (size_t)k->grain * sizeof(double);
+    const long g = k->grain;
+    struct lf_data din; /* the other kernels ignore it */
+    long truns = 0, titers = 0, tremote = 0, tstaged = 0;
     uint64_t tsum = 0;
-    double t0 = 0, t1 = 0;
+    double t0 = 0, t1 = 0, twaited = 0;
+    data_describe(k, &din);
     /* The region runs inside an undeferred task whose run-sched-var is the
      * schedule's: the initial task keeps the value OMP_SCHEDULE gave it,
      * which is the only way to libomp's static_steal. */
-#pragma omp task if (0) shared(truns, titers, tsum, t0, t1)
+#pragma omp task if (0) shared(truns, titers, tsum, tremote, tstaged, twaited, t0, t1, din)
     {
         if (!lf && !s->steal)
             omp_set_schedule(s->okind, s->chunk);
         t0 = now_s();
-#pragma omp parallel num_threads(c->threads) reduction(+ : truns, titers, tsum)
+#pragma omp parallel num_threads(c->threads)                                                       \
+    reduction(+ : truns, titers, tsum, tremote, tstaged, twaited)
         {
             int t = omp_get_thread_num();
             int rep = bench_thread_factor(sc, t, c->threads);
-            long next = -1, runs = 0, iters = 0;
+            long next = -1, runs = 0, iters = 0, remote = 0, staged = 0;
             uint64_t sum = 0;
+            double waited = 0;
             bench_bind_thread(sc, t);
-            if (!lf) {
+            if (!lf && data) {
+                /* In place: an omp: loop cannot declare its data. */
+#pragma omp for schedule(runtime)
+                for (long i = 0; i < n; i++)
+                    BENCH_DATA_BODY(i, k->xin + i * g);
+            } else if (lf && data) {
+                /* As below, a call site per slot; the body reads block i
+                 * where LF_IN says: staged, or in place. */
+                /* clang-format off */
+                lf_slot0_line = __LINE__ + 2;
+                switch (slot) {
+                case 0: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 1: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 2: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 3: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 4: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 5: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 6: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 7: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 8: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 9: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 10: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 11: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 12: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 13: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 14: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                case 15: LF_FOR_DATA(i, 0, n, 1, spec, &din) BENCH_DATA_BODY(i, (const double *)&LF_IN(char, 0, i)); break;
+                }
+                /* clang-format on */
+            } else if (!lf) {
 #pragma omp for schedule(runtime)
                 for (long i = 0; i < n; i++)
                     BENCH_BODY(i);
@@ -577,6 +722,9 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
             truns += runs;
             titers += iters;
             tsum += sum;
+            tremote += remote;
+            tstaged += staged;
+            twaited += waited;
         }
         t1 = now_s();
     }
@@ -584,24 +732,39 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     tl->runs = truns;
     tl->iters = titers;
     tl->sum = tsum;
+    tl->remote = tremote;
+    tl->staged = tstaged;
+    tl->waited = twaited;
     return t;
 }
 
 /* The sequential loop of T1 on the calling (pinned) thread, with the same
- * body as the team's loops so that fine grains cost the same in both. */
+ * body as the team's loops so that fine grains cost the same in both.  A
+ * data kernel reads the copy on this thread's domain: all local. */
 static double run_sequential(const struct bench_kernel *k, struct tally *tl)
 {
     const long n = k->n;
     const int rep = 1;
-    long next = -1, runs = 0, iters = 0;
+    long next = -1, runs = 0, iters = 0, remote = 0, staged = 0;
     uint64_t sum = 0;
+    double waited = 0;
+    const uintptr_t in_lo = (uintptr_t)k->xloc; /* nothing is staged here */
+    const size_t in_len = (size_t)k->n * (size_t)k->grain * sizeof(double);
     double t0 = now_s();
-    for (long i = 0; i < n; i++)
-        BENCH_BODY(i);
+    if (k->iter_at) {
+        for (long i = 0; i < n; i++)
+            BENCH_DATA_BODY(i, k->xloc + i * k->grain);
+    } else {
+        for (long i = 0; i < n; i++)
+            BENCH_BODY(i);
+    }
     double t = now_s() - t0;
     tl->runs = runs;
     tl->iters = iters;
     tl->sum = sum;
+    tl->remote = remote;
+    tl->staged = staged;
+    tl->waited = waited;
     return t;
 }
 
@@ -748,6 +911,10 @@ static int run_libomp_child(const struct config *c, double spin_rate, struct ben
     ARG("--factor", "%d", c->sc.factor);
     ARG("--period-ms", "%.9g", c->sc.period_ms);
     ARG("--duty", "%.9g", c->sc.duty);
+    if (bench_kernel_has_data(c->kernel))
+        ARG("--placement", "%s", bench_placement_name(c->placement));
+    if (c->kernel == KERNEL_STENCIL)
+        ARG("--passes", "%d", c->passes);
 #undef ARG
     if (c->hog_cores) {
         argv[argc++] = "--hog-cores";
@@ -854,9 +1021,15 @@ int main(int argc, char **argv)
     /* Calibration and T1 run on the first core, before any load starts. */
     bench_bind_thread(&c->sc, 0);
     double rate = c->spin_rate > 0 ? c->spin_rate : bench_spin_calibrate(c->grain);
-    if (bench_kernel_init(&kern, c->kernel, c->n, c->grain, c->seed, rate) != 0) {
+    int krc =
+        bench_kernel_init(&kern, c->kernel, c->n, c->grain, c->seed, rate, c->passes, c->placement);
+    if (krc == -ENOMEM) {
         fprintf(stderr, PROG ": out of memory building kernel %s with n=%ld\n",
                 bench_kernel_name(c->kernel), c->n);
+        return 1;
+    } else if (krc != 0) {
+        fprintf(stderr, PROG ": cannot build kernel %s (placement %s): %s\n",
+                bench_kernel_name(c->kernel), bench_placement_name(c->placement), strerror(-krc));
         return 1;
     }
     struct tally ref;
@@ -865,6 +1038,9 @@ int main(int argc, char **argv)
         nlocal += c->s[i].local;
     double *times = calloc((size_t)(c->ns * c->reps) + 1, sizeof *times);
     double *chunks = calloc((size_t)(c->ns * c->reps) + 1, sizeof *chunks);
+    struct bench_data_row drows[BENCH_MAX_SCHEDS];
+    int ndrows = 0;
+    memset(drows, 0, sizeof drows);
     if (!times || !chunks) {
         fprintf(stderr, PROG ": out of memory (n=%ld)\n", c->n);
         return 1;
@@ -914,6 +1090,9 @@ int main(int argc, char **argv)
                 if (r > 0) {
                     times[i * c->reps + r - 1] = t;
                     chunks[i * c->reps + r - 1] = (double)tl.runs;
+                    drows[i].remote += (double)tl.remote / ((double)tl.iters * c->reps);
+                    drows[i].staged += (double)tl.staged / ((double)tl.iters * c->reps);
+                    drows[i].wait_ms += tl.waited * 1e-6 / c->reps;
                 }
             }
         }
@@ -923,9 +1102,13 @@ int main(int argc, char **argv)
         progress_done();
         double sum = bench_sum_speeds(&c->sc, c->threads);
         for (int i = 0; i < c->ns; i++)
-            if (c->s[i].local)
+            if (c->s[i].local) {
                 fill_row(c, &rows[nrows++], c->s[i].label, &times[i * c->reps],
                          &chunks[i * c->reps], c->reps, t1, sum);
+                drows[ndrows] = drows[i];
+                snprintf(drows[ndrows].schedule, sizeof drows[0].schedule, "%s", c->s[i].label);
+                ndrows++;
+            }
     }
 #ifndef LF_BENCH_LIBOMP
     nrows += run_libomp_child(c, rate, rows + nrows);
@@ -944,6 +1127,18 @@ int main(int argc, char **argv)
             fclose(f);
             if (c->fmt != FORMAT_TABLE)
                 bench_write_rows(stdout, FORMAT_TABLE, rows, nrows, 1);
+        }
+        if (kern.iter_at && ndrows > 0 && (c->out || c->fmt == FORMAT_TABLE)) {
+            /* Under the table on standard output (never inside CSV or JSON). */
+            char passes[32] = "";
+            if (c->kernel == KERNEL_STENCIL)
+                snprintf(passes, sizeof passes, " (%d passes)", c->passes);
+            printf("\n%s%s, placement %s over %d NUMA domain%s (%s)%s\n",
+                   bench_kernel_name(c->kernel), passes, bench_placement_name(c->placement),
+                   lf_numa_count(), lf_numa_count() == 1 ? "" : "s",
+                   lf_numa_fake() ? "LF_FAKE_NUMA" : "real",
+                   lf_numa_count() == 1 ? ": no remote reads" : "");
+            bench_write_data_rows(stdout, drows, ndrows);
         }
         if (c->plot) {
             /* Name each lf: schedule's call site as the trace does. */

@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/test_bench.sh - lf-bench: every kernel agrees with its sequential run
-# under every scenario; background processes never outlive a run (normal end,
-# SIGINT, SIGTERM, SIGKILL); CSV and JSON carry every column; option errors
-# exit 2 with a message.  Tiny sizes: the whole test takes a few seconds.
+# under every scenario; the data kernels also under two fake NUMA domains, with
+# and without locality and staging, every placement; background processes never
+# outlive a run (normal end, SIGINT, SIGTERM, SIGKILL); CSV and JSON carry every
+# column; option errors exit 2 with a message.  Tiny sizes: the whole test
+# takes a few seconds.
 # Run from the build directory (make check does); exit 77 when lf-bench was
 # not built.
 
@@ -34,6 +36,7 @@ kargs() {
     mandelbrot) echo "--n 64 --grain 64" ;;
     spmv) echo "--n 3000 --grain 16" ;;
     calcium) echo "--n 48 --grain 40" ;;
+    stream | stencil) echo "--n 200 --grain 64" ;;
     *) echo "--n 3000 --grain 200" ;;
     esac
 }
@@ -41,7 +44,7 @@ kargs() {
 scheds="omp:static,omp:dynamic,3,omp:guided,lf:dynamic,lf:guided,lf:af,lf:multi"
 
 # ---- every kernel x every scenario, checked against the sequential run ----
-for k in spin triangle random mandelbrot spmv calcium; do
+for k in spin triangle random mandelbrot spmv calcium stream stencil; do
     for s in dedicated hog biglittle varying oversub; do
         extra=
         [ "$s" = varying ] && extra="--period-ms 2 --duty 0.5"
@@ -58,6 +61,43 @@ for k in spin triangle random mandelbrot spmv calcium; do
     done
     pass "kernel $k agrees with its sequential run under every scenario"
 done
+
+# ---- data kernels under fake NUMA: locality, staging, placements ----
+# Every row agrees with the sequential run (else exit 3); the data table
+# follows the main one; a loop that stages never reads another domain's input
+# in place and one that does not stage never reads a staged copy (node0: no
+# domain boundary, so no halo straddles two domains).
+dscheds="omp:dynamic,1,omp:guided,lf:fac2,numa=off,stage=off,lf:fac2,stage=off,lf:fac2"
+dscheds="$dscheds,lf:umr,lf:rumr,lf:af"
+for k in stream stencil; do
+    for p in node0 blocked; do
+        if LF_FAKE_NUMA=2,lat=500,gbps=4 LF_BIND=close "$bench" --kernel $k --n 300 --grain 64 \
+            --placement $p --threads 2 --reps 2 --schedules "$dscheds" >"$tmp/d.out" \
+            2>"$tmp/d.err"; then
+            python3 - "$tmp/d.out" "$k" "$p" <<'EOF' || fail "$k/$p: rows under fake NUMA"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+kernel, placement = sys.argv[2], sys.argv[3]
+main = [l.split() for l in lines if l.startswith(kernel + " ") and len(l.split()) == 13]
+assert len(main) == 8, main
+i = next(i for i, l in enumerate(lines) if "placement " + placement in l)
+assert "over 2 NUMA domains (LF_FAKE_NUMA)" in lines[i], lines[i]
+assert lines[i + 1].split() == ["schedule", "remote", "staged", "wait_ms"], lines[i + 1]
+data = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in lines[i + 2:i + 10]}
+assert len(data) == 8, data
+for s, (remote, staged, wait) in data.items():
+    assert 0 <= remote <= 1 and 0 <= staged <= 1 and wait >= 0, (s, remote, staged)
+    if "stage=off" in s or s.startswith("omp:"):
+        assert staged == 0, (s, staged)
+    elif placement == "node0":
+        assert remote == 0, (s, remote)
+EOF
+        else
+            fail "$k/$p under LF_FAKE_NUMA=2: exit status $?: $(cat "$tmp/d.err")"
+        fi
+    done
+done
+pass "stream and stencil agree with their sequential run under fake NUMA, staged or not"
 
 # ---- CSV and JSON carry every column ----
 cols="kernel n grain threads scenario schedule median_s min_s max_s ideal_s efficiency chunks"
@@ -126,9 +166,13 @@ expect_usage "unknown option" --frobnicate
 expect_usage "bad format" --format xml
 expect_usage "bad hog core" --scenario hog --hog-cores 9999
 expect_usage "too many little" --scenario biglittle --threads 2 --little 3
+expect_usage "bad placement" --kernel stream --placement nosuch
+expect_usage "placement without data" --kernel spin --placement blocked
+expect_usage "passes without stencil" --kernel stream --passes 2
+expect_usage "stencil block under its halo" --kernel stencil --grain 2 --passes 4
 "$bench" --help >"$tmp/help" || fail "--help exit status"
 for o in kernel n grain threads scenario schedules reps format out plot hog-cores little factor \
-    period-ms duty; do
+    period-ms duty placement passes; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"

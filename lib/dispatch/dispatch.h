@@ -115,6 +115,8 @@ struct lf__thr {
     double loc_ns, loc_it, rem_ns, rem_it; /* compute time of local / remote chunks */
     struct lf__affine comp_fit;  /* compute ns against iterations (alpha, t) */
     struct lf__affine stage_fit; /* staging ns against iterations (beta, s) */
+    uint64_t k_all, k_staged;    /* chunks completed, of which staged */
+    double i_all, i_staged;      /* the same in iterations */
     uint64_t n_local, n_remote, n_staged, b_staged; /* this loop's totals */
 } LF__ALIGNED;
 

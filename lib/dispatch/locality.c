@@ -167,6 +167,8 @@ void lf__loc_join(struct lf_loop *l, struct lf__slot *s, int tid)
     th->loc_ns = th->loc_it = th->rem_ns = th->rem_it = 0.0;
     memset(&th->comp_fit, 0, sizeof th->comp_fit);
     memset(&th->stage_fit, 0, sizeof th->stage_fit);
+    th->k_all = th->k_staged = 0;
+    th->i_all = th->i_staged = 0.0;
     if (s->loc)
         lf__fetch_add_relaxed(&s->dom[th->dom].owners, 1);
 }
@@ -210,8 +212,12 @@ uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t 
             double tl = th->loc_it > 0 ? th->loc_ns / th->loc_it : 0.0, x = 0.0;
             if (!s->staging && tl > 0 && th->rem_it > 0)
                 x = fmax(0.0, th->rem_ns / th->rem_it - tl);
-            c = lf__loc_remote_chunk(c, s->staging ? 0.0 : tl, x, rem[d],
-                                     (int)lf__load_relaxed(&s->dom[d].owners));
+            /* Owners not arrived yet count as the team's even share, so
+             * that a thief does not take a late domain's whole range. */
+            int owners = (int)lf__load_relaxed(&s->dom[d].owners);
+            if (!owners)
+                owners = l->P / s->ndom;
+            c = lf__loc_remote_chunk(c, s->staging ? 0.0 : tl, x, rem[d], owners);
         } else if (c > rem[d]) {
             c = rem[d];
         }
@@ -378,16 +384,25 @@ void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
 {
     struct lf__thr *th = &l->thr[tid];
     double c = (double)th->chunk_n;
+    th->k_all++;
+    th->i_all += c;
     if (th->chunk_staged) {
         /* Staging cost beta + c s (seed 003 eq. 2), fitted to every staged
          * chunk's copies (all its pieces). */
-        struct lf__wstat *w = &s->view.w[tid];
-        double beta, sl;
         lf__affine_add(&th->stage_fit, c, (double)th->stage_ns);
-        if (lf__affine_solve(&th->stage_fit, &beta, &sl) == 0) {
-            lf__stored_relaxed(&w->stage_lat_ns, beta);
-            lf__stored_relaxed(&w->stage_ns_per_iter, sl);
-        }
+        th->k_staged++;
+        th->i_staged += c;
+    }
+    double beta, sl;
+    if (th->k_staged && lf__affine_solve(&th->stage_fit, &beta, &sl) == 0) {
+        /* What staging costs this member on average: only its remote chunks
+         * are staged, so the fitted line is weighted by the share of its
+         * chunks (beta) and iterations (s) that were, as lf-sim does.  A
+         * member whose own domain holds its data is not ranked as one with
+         * a slow link (umr's resource selection, seed 003 §5.2). */
+        struct lf__wstat *w = &s->view.w[tid];
+        lf__stored_relaxed(&w->stage_lat_ns, beta * (double)th->k_staged / (double)th->k_all);
+        lf__stored_relaxed(&w->stage_ns_per_iter, sl * th->i_staged / th->i_all);
     }
     if (th->chunk_home >= 0 && th->chunk_home != th->dom && !th->chunk_staged) {
         th->rem_ns += (double)busy_ns;

@@ -249,31 +249,40 @@ static void *stage_buf(struct lf__thr *th, int k, size_t bytes)
     return th->sbuf[k];
 }
 
+/* Where input k's data for logical iterations [lo, lo+c) lies: *src and
+ * *bytes (the indices' span, halo included, or what span() says), and *off,
+ * the offset of the chunk's first index in it. */
+static void input_span(const struct lf__slot *s, int k, uint64_t lo, uint64_t c,
+                       const char **src, size_t *bytes, size_t *off)
+{
+    const struct lf_input *in = &s->data.in[k];
+    long first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
+    long last = (long)((unsigned long)first + (unsigned long)(c - 1) * (unsigned long)s->incr);
+    long imin = first < last ? first : last, imax = first < last ? last : first;
+    *off = 0;
+    if (in->span) {
+        const void *a = NULL;
+        *bytes = 0;
+        in->span(imin, imax, &a, bytes, in->arg);
+        *src = a;
+        return;
+    }
+    *src = elem_addr(in, imin) - in->halo * (long)in->size;
+    *bytes = ((size_t)(imax - imin) * (size_t)in->stride + 1 + 2 * (size_t)in->halo) * in->size;
+    *off = ((size_t)(first - imin) * (size_t)in->stride + (size_t)in->halo) * in->size;
+}
+
 /* Point th->in[] at the inputs of logical iterations [lo, lo+c) and, when
  * stage is set, copy them to the member's buffers first; returns the bytes
  * copied. */
 static uint64_t place_inputs(struct lf__slot *s, struct lf__thr *th, uint64_t lo, uint64_t c,
                              int stage)
 {
-    long first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
-    long last = (long)((unsigned long)first + (unsigned long)(c - 1) * (unsigned long)s->incr);
-    long imin = first < last ? first : last, imax = first < last ? last : first;
     uint64_t copied = 0;
     for (int k = 0; k < s->data.ninputs; k++) {
-        const struct lf_input *in = &s->data.in[k];
         const char *src;
-        size_t bytes, off = 0;
-        if (in->span) {
-            const void *a = NULL;
-            bytes = 0;
-            in->span(imin, imax, &a, &bytes, in->arg);
-            src = a;
-        } else {
-            src = elem_addr(in, imin) - in->halo * (long)in->size;
-            bytes = ((size_t)(imax - imin) * (size_t)in->stride + 1 + 2 * (size_t)in->halo) *
-                    in->size;
-            off = ((size_t)(first - imin) * (size_t)in->stride + (size_t)in->halo) * in->size;
-        }
+        size_t bytes, off;
+        input_span(s, k, lo, c, &src, &bytes, &off);
         th->in[k] = src + off;
         if (!stage || !src || bytes == 0)
             continue;
@@ -292,15 +301,11 @@ static uint64_t place_inputs(struct lf__slot *s, struct lf__thr *th, uint64_t lo
  * piece of a staged chunk) while the body computes the current one. */
 static void prefetch_inputs(const struct lf__slot *s, uint64_t lo, uint64_t c)
 {
-    long first = (long)((unsigned long)s->lo + (unsigned long)lo * (unsigned long)s->incr);
-    long last = (long)((unsigned long)first + (unsigned long)(c - 1) * (unsigned long)s->incr);
-    long imin = first < last ? first : last, imax = first < last ? last : first;
     for (int k = 0; k < s->data.ninputs; k++) {
-        const struct lf_input *in = &s->data.in[k];
-        const char *p = elem_addr(in, imin) - in->halo * (long)in->size;
-        size_t bytes = ((size_t)(imax - imin) * (size_t)in->stride + 1 + 2 * (size_t)in->halo) *
-                       in->size;
-        for (size_t b = 0; b < bytes; b += 64)
+        const char *p;
+        size_t bytes, off;
+        input_span(s, k, lo, c, &p, &bytes, &off);
+        for (size_t b = 0; p && b < bytes; b += 64)
             __builtin_prefetch(p + b, 0, 0);
     }
 }
@@ -366,7 +371,6 @@ uint64_t lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
 uint64_t lf__loc_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo)
 {
     struct lf__thr *th = &l->thr[tid];
-    (void)l;
     uint64_t n = th->pend_n < th->piece ? th->pend_n : th->piece;
     uint64_t t0 = lf__ticks();
     *lo = th->pend_lo;

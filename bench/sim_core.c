@@ -40,7 +40,7 @@ struct wsim {
     double prev_end; /* end of its previous chunk (0 at loop entry) */
     /* Domains: compute ns and iterations of its local or staged chunks and
      * of its unstaged remote ones (by the chunk's home), for t_local and x. */
-    double loc_ns, rem_ns, loc_it, rem_it;
+    struct lf__loc_times times;
     struct lf__sim_chunk cur;
 };
 
@@ -361,10 +361,8 @@ static void complete(struct sim *S, int i, double t)
     S->res->remote_iters += c->remote;
     S->res->staged_iters += c->staged ? c->size : 0;
     /* As lf__loc_chunk_done: a staged copy is local data. */
-    if (c->home >= 0 && c->home != S->pf->w[i].domain && !c->staged)
-        x->rem_ns += (double)busy, x->rem_it += (double)c->size;
-    else
-        x->loc_ns += (double)busy, x->loc_it += (double)c->size;
+    lf__loc_times_add(&x->times, c->home >= 0 && c->home != S->pf->w[i].domain && !c->staged,
+                      (double)busy, (double)c->size);
     S->res->chunks++;
     S->res->calib_chunks += (uint64_t)c->calib;
     if (c->end > S->res->makespan)
@@ -455,13 +453,8 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         from = lf__loc_pick(S->rem, S->D, me);
         if (from == me)
             c = c < S->rem[me] ? c : S->rem[me];
-        else if (S->stage) /* staging costs reach the policy through the view */
-            c = lf__loc_remote_chunk(c, 0, 0, S->rem[from], S->owners[from]);
-        else {
-            double tl = x->loc_it > 0 ? x->loc_ns / x->loc_it : 0.0;
-            double xr = tl > 0 && x->rem_it > 0 ? x->rem_ns / x->rem_it - tl : 0.0;
-            c = lf__loc_remote_chunk(c, tl, xr > 0 ? xr : 0.0, S->rem[from], S->owners[from]);
-        }
+        else
+            c = lf__loc_steal(c, &x->times, S->stage, S->rem[from], S->owners[from]);
         lo = S->hhi[from] - S->rem[from];
         S->rem[from] -= c;
     } else {

@@ -112,7 +112,7 @@ struct lf__thr {
     const void *in[LF_MAX_INPUTS];   /* inputs of the outstanding chunk */
     void *sbuf[LF_MAX_INPUTS];       /* staging buffers (lf_numa_alloc) */
     size_t scap[LF_MAX_INPUTS];      /* their sizes */
-    double loc_ns, loc_it, rem_ns, rem_it; /* compute time of local / remote chunks */
+    struct lf__loc_times times; /* compute time of local / remote chunks */
     struct lf__affine comp_fit;  /* compute ns against iterations (alpha, t) */
     struct lf__affine stage_fit; /* staging ns against iterations (beta, s) */
     uint64_t k_all, k_staged;    /* chunks completed, of which staged */
@@ -172,6 +172,8 @@ void lf__loc_join(struct lf_loop *l, struct lf__slot *s, int tid);
  * the size, 0 when nothing is left or the policy stopped tid. */
 uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
                        uint64_t *lo);
+/* Iterations of a homed slot's domain ranges nobody has claimed yet. */
+uint64_t lf__loc_unclaimed(const struct lf__slot *s);
 /* Home domain of logical iteration k of a homed slot (-1 none). */
 int lf__loc_home_of(const struct lf__slot *s, uint64_t k);
 /* Point th->in[] at the chunk [lo, lo+c)'s inputs, staging them first when

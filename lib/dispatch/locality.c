@@ -164,13 +164,23 @@ void lf__loc_join(struct lf_loop *l, struct lf__slot *s, int tid)
     th->n_local = th->n_remote = th->n_staged = th->b_staged = 0;
     /* The cost model is this loop's own: measured afresh each time (what
      * the call site remembers is seeded by slot_init). */
-    th->loc_ns = th->loc_it = th->rem_ns = th->rem_it = 0.0;
+    memset(&th->times, 0, sizeof th->times);
     memset(&th->comp_fit, 0, sizeof th->comp_fit);
     memset(&th->stage_fit, 0, sizeof th->stage_fit);
     th->k_all = th->k_staged = 0;
     th->i_all = th->i_staged = 0.0;
     if (s->loc)
         lf__fetch_add_relaxed(&s->dom[th->dom].owners, 1);
+}
+
+uint64_t lf__loc_unclaimed(const struct lf__slot *s)
+{
+    uint64_t r = 0;
+    for (int d = 0; d < s->ndom; d++) {
+        uint64_t nx = lf__load_relaxed(&s->dom[d].next);
+        r += nx < s->dom[d].hi ? s->dom[d].hi - nx : 0;
+    }
+    return r;
 }
 
 int lf__loc_home_of(const struct lf__slot *s, uint64_t k)
@@ -207,17 +217,12 @@ uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t 
                 c = 1;
         }
         if (d != th->dom) {
-            /* Without staging, a remote iteration costs the member more:
-             * keep the chunk's duration; staging policies see the cost. */
-            double tl = th->loc_it > 0 ? th->loc_ns / th->loc_it : 0.0, x = 0.0;
-            if (!s->staging && tl > 0 && th->rem_it > 0)
-                x = fmax(0.0, th->rem_ns / th->rem_it - tl);
             /* Owners not arrived yet count as the team's even share, so
              * that a thief does not take a late domain's whole range. */
             int owners = (int)lf__load_relaxed(&s->dom[d].owners);
             if (!owners)
                 owners = l->P / s->ndom;
-            c = lf__loc_remote_chunk(c, s->staging ? 0.0 : tl, x, rem[d], owners);
+            c = lf__loc_steal(c, &th->times, s->staging, rem[d], owners);
         } else if (c > rem[d]) {
             c = rem[d];
         }
@@ -346,8 +351,7 @@ uint64_t lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
         th->n_remote += c;
     else
         th->n_local += c;
-    th->chunk_staged = 0;
-    th->stage_ns = th->stage_later = 0;
+    th->stage_ns = 0; /* chunk_staged and stage_later: reset by next_slow */
     th->pend_n = 0;
     uint64_t piece = stage ? piece_iters(l, s) : 0, now = c;
     if (piece && piece < c)
@@ -408,14 +412,11 @@ void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
         lf__stored_relaxed(&w->stage_lat_ns, beta * (double)th->k_staged / (double)th->k_all);
         lf__stored_relaxed(&w->stage_ns_per_iter, sl * th->i_staged / th->i_all);
     }
-    if (th->chunk_home >= 0 && th->chunk_home != th->dom && !th->chunk_staged) {
-        th->rem_ns += (double)busy_ns;
-        th->rem_it += c;
-    } else {
-        /* Local data, or a staged copy on the member's own domain. */
-        th->loc_ns += (double)busy_ns;
-        th->loc_it += c;
-        /* Compute cost alpha + c t (seed 003 eq. 1). */
+    int remote = th->chunk_home >= 0 && th->chunk_home != th->dom && !th->chunk_staged;
+    lf__loc_times_add(&th->times, remote, (double)busy_ns, c);
+    if (!remote) {
+        /* Local data, or a staged copy on the member's own domain:
+         * compute cost alpha + c t (seed 003 eq. 1). */
         double alpha, t;
         lf__affine_add(&th->comp_fit, c, (double)busy_ns);
         if (lf__affine_solve(&th->comp_fit, &alpha, &t) == 0)

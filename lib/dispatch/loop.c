@@ -276,16 +276,10 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr,
  * the domain ranges' under locality-aware dispatch. */
 static uint64_t unclaimed(const struct lf__slot *s)
 {
-    if (!s->loc) {
-        uint64_t used = lf__load_relaxed(&s->next);
-        return used < s->n ? s->n - used : 0;
-    }
-    uint64_t r = 0;
-    for (int d = 0; d < s->ndom; d++) {
-        uint64_t nx = lf__load_relaxed(&s->dom[d].next);
-        r += nx < s->dom[d].hi ? s->dom[d].hi - nx : 0;
-    }
-    return r;
+    if (s->loc)
+        return lf__loc_unclaimed(s);
+    uint64_t used = lf__load_relaxed(&s->next);
+    return used < s->n ? s->n - used : 0;
 }
 
 /* Run policy->calibrated() once; whoever gets here first does it. */

@@ -31,6 +31,18 @@ uint64_t lf__loc_remote_chunk(uint64_t c, double t_local, double x, uint64_t r, 
     return size >= (double)r ? r : (uint64_t)size;
 }
 
+uint64_t lf__loc_steal(uint64_t c, const struct lf__loc_times *t, int staging, uint64_t r,
+                       int owners)
+{
+    double tl = 0.0, x = 0.0;
+    if (!staging && t->loc_it > 0) {
+        tl = t->loc_ns / t->loc_it;
+        if (tl > 0 && t->rem_it > 0)
+            x = fmax(0.0, t->rem_ns / t->rem_it - tl);
+    }
+    return lf__loc_remote_chunk(c, tl, x, r, owners);
+}
+
 #define LEARN_SAMPLES 64
 
 int lf__loc_learn(uint64_t n, int ndom, int (*node_at)(uint64_t i, void *ctx), void *ctx,

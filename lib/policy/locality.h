@@ -37,6 +37,32 @@ int lf__loc_pick(const uint64_t *remaining, int ndom, int self);
  * owners > 0 workers; within [1, r] (r >= 1 iterations left there). */
 uint64_t lf__loc_remote_chunk(uint64_t c, double t_local, double x, uint64_t r, int owners);
 
+/* What a worker measured of its chunks' compute times: on local data (its
+ * own domain's, or a staged copy on it) and on another domain's data read
+ * in place. */
+struct lf__loc_times {
+    double loc_ns, loc_it, rem_ns, rem_it;
+};
+
+static inline void lf__loc_times_add(struct lf__loc_times *t, int remote, double ns, double iters)
+{
+    if (remote) {
+        t->rem_ns += ns;
+        t->rem_it += iters;
+    } else {
+        t->loc_ns += ns;
+        t->loc_it += iters;
+    }
+}
+
+/* The chunk a worker with times t takes from another domain's range of r
+ * iterations (owners workers there): lf__loc_remote_chunk with t_local its
+ * mean local time per iteration and x what a remote one costs it more
+ * (both 0 while unknown).  Under staging only the share cap applies: the
+ * policies see the staging costs through the view. */
+uint64_t lf__loc_steal(uint64_t c, const struct lf__loc_times *t, int staging, uint64_t r,
+                       int owners);
+
 /* Learn the home ranges of n iterations over ndom domains from where their
  * data lies: node_at(i, ctx) is the domain of iteration i's data (-1
  * unknown).  Samples 64 evenly spaced iterations; when each domain's

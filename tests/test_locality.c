@@ -301,28 +301,45 @@ static void test_cover(void)
     }
 }
 
+/* n doubles x[i] = xval(i) allocated on domain dom, declared in *d as the
+ * loop's only input, its home to be learned from the pages. */
+static double *solo_input(long n, int dom, struct lf_data *d)
+{
+    double *x = lf_numa_alloc((size_t)n * sizeof(double), dom);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    for (long i = 0; i < n; i++)
+        x[i] = xval(i);
+    memset(d, 0, sizeof *d);
+    d->learn = 1;
+    d->ninputs = 1;
+    d->in[0] = (struct lf_input){x, sizeof(double), 1, 0, NULL, NULL};
+    return x;
+}
+
+/* A handle for a team of one under spec (the handle keeps its own copy). */
+static lf_loop *solo_loop(const char *spec, const char *name)
+{
+    lf_schedule *s;
+    CU_ASSERT_EQUAL_FATAL(lf_schedule_parse(spec, &s, NULL, 0), 0);
+    lf_loop *l;
+    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, name), 0);
+    lf_schedule_free(s);
+    return l;
+}
+
 /* Learned ranges follow the placement; staging copies exactly the remote chunks. */
 static void test_learned_ranges(void)
 {
     long n = 1L << 16; /* 512 KiB of doubles */
     size_t bytes = (size_t)n * sizeof(double);
-    double *x = lf_numa_alloc(bytes, 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    for (long i = 0; i < n; i++)
-        x[i] = xval(i);
+    struct lf_data d;
+    double *x = solo_input(n, 0, &d);
     long cut = 3 * 4096 / 8 * 5; /* 15 pages in */
     CU_ASSERT_EQUAL(lf_numa_place(x + cut, bytes - (size_t)cut * sizeof(double), 1), 0);
     CU_ASSERT_EQUAL(lf_numa_node_of(x), 0);
     CU_ASSERT_EQUAL(lf_numa_node_of(x + cut - 1), 0);
     CU_ASSERT_EQUAL(lf_numa_node_of(x + cut), 1);
-    struct lf_data d = {0};
-    d.learn = 1;
-    d.ninputs = 1;
-    d.in[0] = (struct lf_input){x, sizeof(double), 1, 0, NULL, NULL};
-    lf_schedule *s;
-    CU_ASSERT_EQUAL_FATAL(lf_schedule_parse("fac2", &s, NULL, 0), 0);
-    lf_loop *l;
-    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, "learn"), 0);
+    lf_loop *l = solo_loop("fac2", "learn");
     CU_ASSERT_EQUAL(lf_loop_begin_data(l, 0, 0, n, 1, &d), 0);
     struct lf__slot *sl = l->thr[0].cur;
     CU_ASSERT(sl->homed && sl->loc && sl->staging);
@@ -358,7 +375,7 @@ static void test_learned_ranges(void)
     lf_loop_destroy(l);
     /* ... a new one learns afresh: a non-blocked placement gives no
      * locality, and the loop is still correct. */
-    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, "learn"), 0);
+    l = solo_loop("fac2", "learn");
     CU_ASSERT_EQUAL(lf_numa_place(x + n / 2, 32768, 0), 0); /* wider than a sample step */
     CU_ASSERT_EQUAL(lf_loop_begin_data(l, 0, 0, n, 1, &d), 0);
     while (lf_loop_next(l, 0, &first, &cnt))
@@ -367,7 +384,6 @@ static void test_learned_ranges(void)
     CU_ASSERT_EQUAL(lf_loop_last_numa_stats(l, &ns), 0);
     CU_ASSERT_EQUAL(ns.domains, 1);
     lf_loop_destroy(l);
-    lf_schedule_free(s);
     lf_numa_free(x, bytes);
 }
 
@@ -377,16 +393,9 @@ static void test_costs_measured(void)
 {
     long n = 1L << 15;
     size_t bytes = (size_t)n * sizeof(double);
-    double *x = lf_numa_alloc(bytes, 1); /* all on domain 1 */
-    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    struct lf_data d = {0};
-    d.learn = 1;
-    d.ninputs = 1;
-    d.in[0] = (struct lf_input){x, sizeof(double), 1, 0, NULL, NULL};
-    lf_schedule *s;
-    CU_ASSERT_EQUAL_FATAL(lf_schedule_parse("umr", &s, NULL, 0), 0);
-    lf_loop *l;
-    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, "costs"), 0);
+    struct lf_data d;
+    double *x = solo_input(n, 1, &d); /* all on domain 1 */
+    lf_loop *l = solo_loop("umr", "costs");
     CU_ASSERT_EQUAL(lf_loop_begin_data(l, 0, 0, n, 1, &d), 0);
     struct lf__slot *sl = l->thr[0].cur;
     CU_ASSERT(sl->view.one_port == 1);
@@ -402,7 +411,6 @@ static void test_costs_measured(void)
         CU_ASSERT(beta >= 0.0 && sp >= 0.0);
     }
     lf_loop_destroy(l);
-    lf_schedule_free(s);
     lf_numa_free(x, bytes);
 }
 
@@ -412,18 +420,9 @@ static void test_pieces(void)
 {
     long n = 10000;
     size_t bytes = (size_t)n * sizeof(double);
-    double *x = lf_numa_alloc(bytes, 1); /* all on domain 1; the member runs on 0 */
-    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    for (long i = 0; i < n; i++)
-        x[i] = xval(i);
-    struct lf_data d = {0};
-    d.learn = 1;
-    d.ninputs = 1;
-    d.in[0] = (struct lf_input){x, sizeof(double), 1, 0, NULL, NULL};
-    lf_schedule *s;
-    CU_ASSERT_EQUAL_FATAL(lf_schedule_parse("dynamic,1000,piece=1024", &s, NULL, 0), 0);
-    lf_loop *l;
-    CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 1, s, "pieces"), 0);
+    struct lf_data d;
+    double *x = solo_input(n, 1, &d); /* all on domain 1; the member runs on 0 */
+    lf_loop *l = solo_loop("dynamic,1000,piece=1024", "pieces");
     CU_ASSERT_EQUAL(lf_loop_begin_data(l, 0, 0, n, 1, &d), 0);
     long first, expect = 0;
     unsigned long cnt, most = 0, calls = 0;
@@ -452,7 +451,6 @@ static void test_pieces(void)
         CU_ASSERT_EQUAL(ns.staged_bytes, bytes);
     }
     lf_loop_destroy(l);
-    lf_schedule_free(s);
     lf_numa_free(x, bytes);
 }
 

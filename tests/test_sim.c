@@ -35,6 +35,18 @@ static void speeds(struct lf__sim_platform *pf, const char *list, int n)
     CU_ASSERT_FATAL(lf__sim_platform_speeds(pf, list, n, err, sizeof err) == 0);
 }
 
+/* Platform text that must be refused: -EINVAL, message naming the source. */
+static void expect_bad_platform(const char *text)
+{
+    struct lf__sim_platform pf;
+    char err[512] = "";
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT(lf__sim_platform_read(&pf, f, "bad", err, sizeof err) == -EINVAL);
+    CU_ASSERT(strncmp(err, "bad", 3) == 0);
+    fclose(f);
+}
+
 static void test_same_seed_same_schedule(void)
 {
     struct lf__sim_platform pf;
@@ -254,13 +266,8 @@ static void test_platform_file_is_read_and_checked(void)
                                 "speed=1 latency=-1\n",
                                 "speed=1 count=2.5\n",
                                 "speed=1 profile=1:2,0:1\n"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
-        err[0] = '\0';
-        CU_ASSERT(lf__sim_platform_read(&pf, f, "bad", err, sizeof err) == -EINVAL);
-        CU_ASSERT(strncmp(err, "bad", 3) == 0);
-        fclose(f);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        expect_bad_platform(bad[i]);
 }
 
 /* cal=auto: calibration chunks double until one lasts calns; the team
@@ -914,13 +921,8 @@ static void test_numa_platform_file_and_keys(void)
                                 "domains 65\nspeed=1\n",
                                 "speed=1\ndomains 1\n",
                                 "domains 4\nspeed=1 count=3\n"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
-        err[0] = '\0';
-        CU_ASSERT(lf__sim_platform_read(&pf, f, "bad", err, sizeof err) == -EINVAL);
-        CU_ASSERT(strncmp(err, "bad", 3) == 0);
-        fclose(f);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        expect_bad_platform(bad[i]);
 
     /* The schedule keys decide; without domains they change nothing. */
     struct lf__sim_platform p2;

@@ -238,10 +238,10 @@ static void test_real_mode_on_this_machine(void)
     const struct lf__topo_info *t = lf__topo();
     int n = lf_numa_count();
     CU_ASSERT(n >= 1);
-    CU_ASSERT_EQUAL(n, lf__numa_count());
+    CU_ASSERT_EQUAL(n, lf_numa_count());
     CU_ASSERT_EQUAL(n, t->nnuma);
     CU_ASSERT_EQUAL(lf_numa_fake(), 0);
-    CU_ASSERT_EQUAL(lf__numa_is_fake(), 0);
+    CU_ASSERT_EQUAL(lf_numa_fake(), 0);
     int self = lf_numa_self();
     CU_ASSERT(self >= 0 && self < n);
     CU_ASSERT_DOUBLE_EQUAL(lf__numa_remote_cost_ns(1 << 20), 0.0, 0.0);
@@ -350,9 +350,9 @@ static void test_fake_domains_follow_topology_order(void)
     int npus = lf__topo()->npus;
     int n = lf_numa_count();
     CU_ASSERT_EQUAL(n, npus < 2 ? npus : 2);
-    CU_ASSERT_EQUAL(lf__numa_count(), n);
+    CU_ASSERT_EQUAL(lf_numa_count(), n);
     CU_ASSERT_EQUAL(lf_numa_fake(), 1);
-    CU_ASSERT_EQUAL(lf__numa_is_fake(), 1);
+    CU_ASSERT_EQUAL(lf_numa_fake(), 1);
     CU_ASSERT(strstr(lf__numa_status(), "fake domain") != NULL);
     CU_ASSERT(strstr(lf__numa_status(), "one port per domain") != NULL);
     CU_ASSERT_DOUBLE_EQUAL(lf__numa_remote_cost_ns(1000), 2000.0 + 500.0, 1e-9);

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     measure_cpu_clock(&cc);
     const char *numa_env = getenv("LF_FAKE_NUMA");
     const char *numa_status = lf__numa_status();
-    int ndom = lf__numa_count(), numa_fake = lf__numa_is_fake();
+    int ndom = lf_numa_count(), numa_fake = lf_numa_fake();
     const char *bind_env = getenv("LF_BIND");
     enum lf__bind_mode bmode = lf__bind_mode();
     const char *sched_env = getenv("LF_SCHEDULE");

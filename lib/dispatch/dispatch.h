@@ -143,7 +143,7 @@ struct lf_loop {
     double claim_ns;
     struct lf_loop_stats last;
     struct lf_loop_numa_stats last_numa;
-    int ndom_max;            /* lf__numa_count() when the handle was made */
+    int ndom_max;            /* lf_numa_count() when the handle was made */
     /* What the last learned home was learned for (under mem_lock). */
     struct {
         const void *base;

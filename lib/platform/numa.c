@@ -247,27 +247,6 @@ void lf__numa_reset_for_tests(void)
         load_state();
 }
 
-int lf__numa_count(void)
-{
-    numa_init();
-    return st.ndom;
-}
-
-int lf__numa_self(void)
-{
-    numa_init();
-    if (st.ndom < 2)
-        return 0;
-    int cpu = sched_getcpu();
-    return cpu >= 0 && cpu < st.npu_dom ? st.pu_dom[cpu] : 0;
-}
-
-int lf__numa_is_fake(void)
-{
-    numa_init();
-    return st.fake;
-}
-
 double lf__numa_remote_cost_ns(size_t bytes)
 {
     numa_init();
@@ -522,17 +501,23 @@ static int reg_place(uint64_t lo, uint64_t hi, int node)
 
 int lf_numa_count(void)
 {
-    return lf__numa_count();
+    numa_init();
+    return st.ndom;
 }
 
 int lf_numa_self(void)
 {
-    return lf__numa_self();
+    numa_init();
+    if (st.ndom < 2)
+        return 0;
+    int cpu = sched_getcpu();
+    return cpu >= 0 && cpu < st.npu_dom ? st.pu_dom[cpu] : 0;
 }
 
 int lf_numa_fake(void)
 {
-    return lf__numa_is_fake();
+    numa_init();
+    return st.fake;
 }
 
 #ifdef LF_HAVE_HWLOC
@@ -699,7 +684,7 @@ double lf_numa_charge(const void *addr, size_t bytes)
     if (!st.fake || st.ndom < 2)
         return 0.0;
     int d = lf_numa_node_of(addr);
-    if (d == lf__numa_self())
+    if (d == lf_numa_self())
         return 0.0;
     uint64_t cost = ceil_ns(lf__numa_remote_cost_ns(bytes));
     uint64_t now = lf__clock_ns();

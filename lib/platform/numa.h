@@ -50,13 +50,9 @@ int lf__numa_parse(const char *s, struct lf__fake_numa *out, char *err, size_t e
  * the first npus % ndom of them one PU larger.  -1 for bad arguments. */
 int lf__numa_split(int npus, int ndom, int pos);
 
-/* Number of domains (>= 1). */
-int lf__numa_count(void);
-/* Domain of the PU the calling thread runs on (sched_getcpu and a table;
- * 0 when unknown).  Cheap enough for every loop entry. */
-int lf__numa_self(void);
-/* 1 under LF_FAKE_NUMA, else 0. */
-int lf__numa_is_fake(void);
+/* The domain count, the calling thread's domain (sched_getcpu and a table:
+ * cheap enough for every loop entry) and whether they are fake are the
+ * public lf_numa_count, lf_numa_self and lf_numa_fake (loopfarm.h). */
 /* Emulated cost of one remote transfer of bytes, ns: lat + bytes/gbps under
  * LF_FAKE_NUMA, 0 in real mode (real memory costs for itself). */
 double lf__numa_remote_cost_ns(size_t bytes);

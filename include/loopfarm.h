@@ -195,7 +195,7 @@ LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stat
 struct lf_site {
     const char *file;
     int line;
-    void *_Atomic priv;
+    void *priv; /* read and published by the library with atomic builtins only */
 };
 /* Find (lock-free) or create the handle of the team described by nthreads
  * and the ancestor thread numbers path[0..depth-1] (the path from the

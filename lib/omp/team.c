@@ -88,13 +88,16 @@ lf_loop *lf_omp_team_loop(struct lf_site *site, const char *spec, int nthreads, 
         depth = LF__MAXPATH;
     if (depth < 0)
         depth = 0;
-    struct site_priv *sp = atomic_load_explicit(&site->priv, memory_order_acquire);
+    /* Acquire: a published site_priv is initialised (plain pointer in the
+     * public struct so that C++ can include it; the builtins are atomic). */
+    struct site_priv *sp = __atomic_load_n(&site->priv, __ATOMIC_ACQUIRE);
     if (!sp) {
         struct site_priv *mine = calloc(1, sizeof *mine);
         void *expect = NULL;
         if (!mine)
             out_of_memory(site);
-        if (lf__casp_acq_rel((lf__aptr *)&site->priv, &expect, mine))
+        if (__atomic_compare_exchange_n(&site->priv, &expect, mine, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
             sp = mine;
         else {
             free(mine);

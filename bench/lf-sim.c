@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "policy/rounds.h"
-#include "sim_core.h"
-#include "json_str.h"
+#include "sim/sim.h"
+#include "../tools/json_str.h"
 
 #define EXIT_USAGE 2
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim_core.h"
+#include "sim/sim.h"
 
 /* Every chunk of one run, in completion order. */
 struct log {

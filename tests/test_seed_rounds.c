@@ -7,7 +7,7 @@
 
 #include "lfcu.h"
 #include "policy/rounds.h"
-#include "sim_core.h"
+#include "sim/sim.h"
 #include "simlog.h"
 
 

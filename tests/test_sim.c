@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lfcu.h"
-#include "sim_core.h"
+#include "sim/sim.h"
 #include "simlog.h"
 
 /* Run spec on pf over wl, logging chunks into lg (may be NULL); 0 or -errno. */

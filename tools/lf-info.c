@@ -12,7 +12,7 @@
 #include "loopfarm.h"
 #include "platform/numa.h"
 #include "platform/platform.h"
-#include "../bench/json_str.h"
+#include "json_str.h"
 
 /* Figures about CLOCK_THREAD_CPUTIME_ID, measured here. */
 struct cpu_clock {

@@ -9,7 +9,7 @@ libloopfarm_la_SOURCES += \
 	lib/platform/counters.c
 
 bin_PROGRAMS += tools/lf-info
-tools_lf_info_SOURCES = tools/lf-info.c bench/json_str.h
+tools_lf_info_SOURCES = tools/lf-info.c tools/json_str.h
 tools_lf_info_LDADD = libloopfarm-internal.la -lm
 
 if HAVE_CUNIT

@@ -12,6 +12,5 @@ libloopfarm_la_SOURCES += \
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_seed_rounds
 TESTS += tests/test_seed_rounds
-tests_test_seed_rounds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
-tests_test_seed_rounds_LDADD = bench/libsim.la $(TEST_LIBS)
+tests_test_seed_rounds_LDADD = lib/sim/libsim.la $(TEST_LIBS)
 endif

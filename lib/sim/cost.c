@@ -1,4 +1,4 @@
-/* bench/sim_cost.c - per-iteration costs of a simulated workload.
+/* lib/sim/cost.c - per-iteration costs of a simulated workload.
  *
  * Iteration i's cost is a pure function of (seed, i): a counter-based hash
  * feeds the distribution, so a chunk's cost never depends on the order in
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_core.h"
+#include "sim/sim.h"
 
 #define SIM_MAX_PREFIX 10000000ULL
 

@@ -1,4 +1,4 @@
-/* bench/sim_core.c - the discrete-event engine behind lf-sim.
+/* lib/sim/engine.c - the discrete-event engine behind lf-sim.
  *
  * The engine plays the dispatcher's rules (lib/dispatch/loop.c) with one
  * event per worker at a time in a min-heap ordered by (virtual time, worker
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "policy/locality.h"
-#include "sim_core.h"
+#include "sim/sim.h"
 
 /* W_READY: released from a wait, its claim event is queued. */
 enum { W_IDLE, W_BUSY, W_WAIT, W_READY, W_DONE };

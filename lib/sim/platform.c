@@ -1,4 +1,4 @@
-/* bench/sim_platform.c - reading lf-sim platforms (format: doc/lf-sim.md). */
+/* lib/sim/platform.c - reading lf-sim platforms (format: doc/lf-sim.md). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_core.h"
+#include "sim/sim.h"
 
 #define SIM_MAX_WORKERS 1000000
 

@@ -1,4 +1,4 @@
-/* bench/json_str.h - print a C string as a JSON string literal on stdout
+/* tools/json_str.h - print a C string as a JSON string literal on stdout
  * (shared by lf-sim and lf-info, whose --format json output is written by
  * hand). */
 #ifndef LF_BENCH_JSON_STR_H

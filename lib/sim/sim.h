@@ -1,4 +1,4 @@
-/* bench/sim_core.h - lf-sim's engine: the library's real policies driven on a
+/* lib/sim/sim.h - lf-sim's engine: the library's real policies driven on a
  * modelled platform in virtual time.
  *
  * A platform is a set of workers with affine costs (seed 003 §3.2): a chunk of
@@ -21,8 +21,8 @@
  * first, by the rules of lib/policy/locality.h; with stage on a chunk whose
  * home is another domain is copied before it is computed.
  */
-#ifndef LF_SIM_CORE_H
-#define LF_SIM_CORE_H
+#ifndef LF_SIM_SIM_H
+#define LF_SIM_SIM_H
 
 #include <stddef.h>
 #include <stdint.h>

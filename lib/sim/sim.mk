@@ -1,0 +1,23 @@
+# lib/sim: the virtual-time executor (lf-sim's engine, costs, platforms), an
+# internal convenience library; bench/lf-sim.c is only its command line and
+# tests/test_sim drives the engine directly.
+noinst_LTLIBRARIES += lib/sim/libsim.la
+lib_sim_libsim_la_SOURCES = \
+	lib/sim/sim.h \
+	lib/sim/engine.c \
+	lib/sim/cost.c \
+	lib/sim/platform.c
+
+bin_PROGRAMS += bench/lf-sim
+bench_lf_sim_SOURCES = bench/lf-sim.c tools/json_str.h
+bench_lf_sim_LDADD = lib/sim/libsim.la libloopfarm-internal.la -lm
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/test_sim
+TESTS += tests/test_sim
+tests_test_sim_LDADD = lib/sim/libsim.la $(TEST_LIBS)
+endif
+
+# The command line: bad input exits 2, traces and reproducibility.
+TESTS += tests/test_sim.sh
+EXTRA_DIST += tests/test_sim.sh

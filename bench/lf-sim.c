@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "policy/fit.h"
 #include "policy/rounds.h"
 #include "sim/sim.h"
 #include "../tools/json_str.h"
@@ -164,7 +165,7 @@ static void k_table(const char *fmt, uint64_t only_S, const double *cv, int ncv)
         printf("S,cv,k\n");
         for (int i = 0; i < nS; i++)
             for (int c = 0; c < ncv; c++)
-                printf("%.0f,%g,%.6f\n", S[i], cv[c], lf__sim_kfactor(S[i], cv[c]));
+                printf("%.0f,%g,%.6f\n", S[i], cv[c], lf__install_factor(S[i], cv[c]));
         return;
     }
     if (strcmp(fmt, "json") == 0) {
@@ -172,7 +173,7 @@ static void k_table(const char *fmt, uint64_t only_S, const double *cv, int ncv)
         for (int i = 0; i < nS; i++)
             for (int c = 0; c < ncv; c++)
                 printf("%s\n  {\"S\": %.0f, \"cv\": %g, \"k\": %.6f}", i || c ? "," : "", S[i],
-                       cv[c], lf__sim_kfactor(S[i], cv[c]));
+                       cv[c], lf__install_factor(S[i], cv[c]));
         printf("\n]}\n");
         return;
     }
@@ -184,7 +185,7 @@ static void k_table(const char *fmt, uint64_t only_S, const double *cv, int ncv)
     for (int i = 0; i < nS; i++) {
         printf("%10.0f", S[i]);
         for (int c = 0; c < ncv; c++)
-            printf(" %9.4f", lf__sim_kfactor(S[i], cv[c]));
+            printf(" %9.4f", lf__install_factor(S[i], cv[c]));
         printf("\n");
     }
 }

@@ -34,7 +34,7 @@ tests_example_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
 endif
 
 check_PROGRAMS += tests/list-schedules
-tests_list_schedules_LDADD = libloopfarm-internal.la -lm
+tests_list_schedules_LDADD = libloopfarm-core.la -lm
 
 # Locality-aware dispatch and staging under two fake NUMA domains, and the
 # LF_FOR_DATA macro with and without them.

@@ -187,7 +187,8 @@ static void *member(void *arg)
         }
         const char *in = r->data && r->data->ninputs ? lf_loop_input(r->loop, r->tid, 0) : NULL;
         long i = first;
-        for (unsigned long j = 0; j < cnt; j++, i = (long)((unsigned long)i + (unsigned long)c->incr)) {
+        for (unsigned long j = 0; j < cnt;
+             j++, i = (long)((unsigned long)i + (unsigned long)c->incr)) {
             cover_mark(c, i);
             if (!in)
                 continue;
@@ -273,7 +274,8 @@ static void test_cover(void)
                             x[e] = xval(imin - HALO + (long)e);
                         if (m == MODE_LEARNED && bytes > 8192)
                             /* Second half's pages on domain 1. */
-                            CU_ASSERT_EQUAL(lf_numa_place((char *)x + bytes / 2, bytes - bytes / 2, 1), 0);
+                            CU_ASSERT_EQUAL(
+                                lf_numa_place((char *)x + bytes / 2, bytes - bytes / 2, 1), 0);
                         struct lf_data d = {0};
                         unsigned long home[4] = {0, n / 3, n / 2, n};
                         if (m == MODE_RANGES) {
@@ -287,13 +289,14 @@ static void test_cover(void)
                             d.learn = 1;
                         }
                         d.ninputs = 1;
-                        d.in[0] = (struct lf_input){x + HALO - imin, sizeof(double), 1, HALO,
-                                                    NULL, NULL};
+                        d.in[0] =
+                            (struct lf_input){x + HALO - imin, sizeof(double), 1, HALO, NULL, NULL};
                         char spec[160];
                         /* Staged: in pieces of 256 bytes (32 elements), or whole. */
                         snprintf(spec, sizeof spec, "%s,stage=%s", *sp,
-                                 m == MODE_STAGED ? "on,piece=256"
-                                 : m == MODE_ONE_DOMAIN ? "on,piece=0" : "off");
+                                 m == MODE_STAGED       ? "on,piece=256"
+                                 : m == MODE_ONE_DOMAIN ? "on,piece=0"
+                                                        : "off");
                         run_case(spec, Ps[pi], &c, &d, mode_name[m]);
                         lf_numa_free(x, bytes);
                         cover_free(&c);
@@ -405,8 +408,8 @@ static void test_costs_measured(void)
         ;
     lf_loop_end(l, 0);
     if (lf_numa_self() == 0) {
-        double beta = lf__loadd_relaxed(&sl->view.w[0].stage_lat_ns);
-        double sp = lf__loadd_relaxed(&sl->view.w[0].stage_ns_per_iter);
+        double beta = lf__word_getd(&sl->view.w[0].stage_lat_ns);
+        double sp = lf__word_getd(&sl->view.w[0].stage_ns_per_iter);
         CU_ASSERT(beta > 0.0 || sp > 0.0);
         CU_ASSERT(beta >= 0.0 && sp >= 0.0);
     }

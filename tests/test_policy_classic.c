@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lfcu.h"
+#include "exec/exec.h"
 #include "policy/policy.h"
 
 #define HUGE_N (UINT64_MAX - 5)
@@ -48,6 +49,8 @@ struct rec {
 
 struct sim {
     struct lf__sched sched;
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8]; /* the instance's policy state */
+    struct lf__exec x;                         /* the executor protocol's handle */
     struct lf__view v;
     struct lf__wstat *ws;
     double ipt[MAXP];         /* ns per iteration of each worker */
@@ -65,29 +68,32 @@ static void sim_open(struct sim *s, const char *spec, int P, uint64_t n)
     if (rc != 0)
         fprintf(stderr, "\nparse \"%s\": %s\n", spec, err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    s->ws = aligned_alloc(LF__CACHELINE, (size_t)P * sizeof *s->ws);
+    s->ws = aligned_alloc(_Alignof(struct lf__wstat), (size_t)P * sizeof *s->ws);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s->ws);
     memset(s->ws, 0, (size_t)P * sizeof *s->ws);
     s->v = (struct lf__view){.n = n, .nworkers = P, .w = s->ws};
+    s->x = (struct lf__exec){&s->sched, s->pstate, &s->v};
+    /* The parsed state until sim_start() starts the loop (partition and
+     * fixed-size chunk() read only what parsing set). */
+    memcpy(s->pstate, s->sched.state, sizeof s->pstate);
     for (int w = 0; w < P; w++) {
         s->ipt[w] = 10.0 * (1 + w % 3); /* a heterogeneous team: 1x, 2x, 3x slower */
         s->overhead_ns[w] = 50.0;
     }
 }
 
-/* Loop start as the executor does it; calibration results as call-site
- * memory would give them (calib_ipt, no samples). */
+/* Loop start through the executor protocol; calibration results as
+ * call-site memory gives them (calib_ipt, no samples). */
 static void sim_start(struct sim *s)
 {
-    const struct lf__policy *pol = s->sched.pol;
-    if (pol->start)
-        pol->start(s->sched.state, &s->v);
-    if (pol->flags & LF__P_CALIB) {
-        for (int w = 0; w < s->v.nworkers; w++)
-            lf__stored_relaxed(&s->ws[w].calib_ipt, s->ipt[w]);
-        if (pol->calibrated)
-            pol->calibrated(s->sched.state, &s->v, s->v.n);
-    }
+    int P = s->v.nworkers;
+    uint64_t cal[MAXP];
+    double cost[MAXP][3];
+    memset(cost, 0, sizeof cost);
+    for (int w = 0; w < P; w++)
+        cal[w] = 1;
+    struct lf__site_mem mem = {1, s->ipt, cal, cost};
+    lf__exec_start(&s->x, &mem, NULL);
 }
 
 static void sim_close(struct sim *s)
@@ -98,7 +104,7 @@ static void sim_close(struct sim *s)
 
 static uint64_t sim_chunk(struct sim *s, int w, uint64_t r)
 {
-    return s->sched.pol->chunk(s->sched.state, &s->v, w, r);
+    return s->sched.pol->chunk(s->pstate, &s->v, w, r, 0.0); /* the raw answer */
 }
 
 /* Worker w finished a chunk of size iterations: book it as the executor would. */
@@ -108,9 +114,7 @@ static void sim_complete(struct sim *s, int w, uint64_t size)
     if (busy > 1e18)
         busy = 1e18;
     uint64_t b = (uint64_t)busy, t = b + (uint64_t)s->overhead_ns[w];
-    lf__wstat_record(&s->ws[w], size, b, t, 0);
-    if (s->sched.pol->feedback)
-        s->sched.pol->feedback(s->sched.state, &s->v, w);
+    lf__exec_chunk_done(&s->x, w, size, b, t, 0, 0, NULL);
 }
 
 static uint64_t sim_claim(struct sim *s, int w, uint64_t *r)
@@ -240,7 +244,7 @@ static void test_static_blocks_cover_range_once_and_differ_by_at_most_one(void)
             const struct lf__policy *pol = s.sched.pol;
             uint64_t next = 0, lo = UINT64_MAX, hi = 0, start;
             for (int w = 0; w < P; w++) {
-                uint64_t size = pol->partition(s.sched.state, &s.v, w, 0, &start);
+                uint64_t size = pol->partition(s.pstate, &s.v, w, 0, &start);
                 if (size) {
                     CU_ASSERT_EQUAL(start, next); /* contiguous, in worker order */
                     CU_ASSERT_TRUE(size <= ns[j] - start);
@@ -248,7 +252,7 @@ static void test_static_blocks_cover_range_once_and_differ_by_at_most_one(void)
                 }
                 lo = size < lo ? size : lo;
                 hi = size > hi ? size : hi;
-                CU_ASSERT_EQUAL(pol->partition(s.sched.state, &s.v, w, 1, &start), 0);
+                CU_ASSERT_EQUAL(pol->partition(s.pstate, &s.v, w, 1, &start), 0);
             }
             CU_ASSERT_EQUAL(next, ns[j]);
             CU_ASSERT_TRUE(hi - lo <= 1);
@@ -277,7 +281,7 @@ static void test_static_chunked_deals_chunks_round_robin(void)
                     for (uint64_t kk = 0;; kk++) {
                         if (huge && kk == 4)
                             break;
-                        uint64_t size = pol->partition(s.sched.state, &s.v, w, kk, &start);
+                        uint64_t size = pol->partition(s.pstate, &s.v, w, kk, &start);
                         uint64_t expect = (kk * (uint64_t)P + (uint64_t)w) * c;
                         if (!huge && expect >= n) {
                             CU_ASSERT_EQUAL(size, 0);
@@ -450,7 +454,7 @@ static void test_wf_measured_weights_follow_calibration(void)
         double c0 = (double)sim_chunk(&s, 0, 1000000), c1 = (double)sim_chunk(&s, 1, 1000000);
         CU_ASSERT_DOUBLE_EQUAL(c0 / c1, 2.0, 0.01);
         /* A worker that did not calibrate counts as the team's mean speed. */
-        lf__stored_relaxed(&s.ws[1].calib_ipt, 0.0);
+        lf__word_putd(&s.ws[1].calib_ipt, 0.0);
         CU_ASSERT_EQUAL(sim_chunk(&s, 1, 1000000),
                         (1000000 + 2 * (uint64_t)P - 1) / (2 * (uint64_t)P));
         sim_close(&s);
@@ -486,8 +490,7 @@ static void test_awf_weights_follow_measured_speed(void)
 /* Book one chunk of size iterations taking ns on worker w. */
 static void book(struct sim *s, int w, uint64_t size, uint64_t busy, uint64_t total)
 {
-    lf__wstat_record(&s->ws[w], size, busy, total, 0);
-    s->sched.pol->feedback(s->sched.state, &s->v, w);
+    lf__exec_chunk_done(&s->x, w, size, busy, total, 0, 0, NULL);
 }
 
 static void test_awf_batch_variants_freeze_weights_within_a_batch(void)
@@ -548,9 +551,9 @@ static void set_samples(struct sim *s, int w, const double *xs, int k)
         sum += xs[i];
         sq += xs[i] * xs[i];
     }
-    lf__store_relaxed(&s->ws[w].ipt_n, (uint64_t)k);
-    lf__stored_relaxed(&s->ws[w].ipt_sum, sum);
-    lf__stored_relaxed(&s->ws[w].ipt_sq, sq);
+    lf__word_put(&s->ws[w].ipt_n, (uint64_t)k);
+    lf__word_putd(&s->ws[w].ipt_sum, sum);
+    lf__word_putd(&s->ws[w].ipt_sq, sq);
 }
 
 static void test_af_falls_back_to_fac2_before_measurements(void)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lfcu.h"
+#include "exec/exec.h"
 #include "policy/fit.h"
 #include "policy/policy.h"
 
@@ -18,8 +19,11 @@
 
 struct rig {
     struct lf__sched s;
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8]; /* the instance's policy state */
+    struct lf__exec x;                         /* the executor protocol's handle */
     struct lf__wstat *w;
     struct lf__view v;
+    double now; /* the time chunk() is asked at */
 };
 
 static void rig_open(struct rig *g, const char *spec, int P, uint64_t n)
@@ -29,15 +33,16 @@ static void rig_open(struct rig *g, const char *spec, int P, uint64_t n)
     if (rc != 0)
         fprintf(stderr, "spec \"%s\": %s\n", spec, err);
     CU_ASSERT_FATAL(rc == 0);
-    g->w = aligned_alloc(LF__CACHELINE, (size_t)P * sizeof *g->w);
+    g->w = aligned_alloc(_Alignof(struct lf__wstat), (size_t)P * sizeof *g->w);
     CU_ASSERT_FATAL(g->w != NULL);
     memset(g->w, 0, (size_t)P * sizeof *g->w);
     memset(&g->v, 0, sizeof g->v);
     g->v.n = n;
     g->v.nworkers = P;
     g->v.w = g->w;
-    if (g->s.pol->start)
-        g->s.pol->start(g->s.state, &g->v);
+    g->x = (struct lf__exec){&g->s, g->pstate, &g->v};
+    g->now = 0.0;
+    lf__exec_start(&g->x, NULL, NULL);
 }
 
 static void rig_close(struct rig *g)
@@ -50,22 +55,25 @@ static void rig_close(struct rig *g)
 static void calib(struct rig *g, int j, uint64_t iters, uint64_t ns, double avail, double lat,
                   double bm)
 {
-    lf__wstat_record(&g->w[j], iters, ns, ns + (uint64_t)lat, 1);
-    lf__stored_relaxed(&g->w[j].calib_ipt, (double)ns / (double)iters);
-    lf__stored_relaxed(&g->w[j].avail, avail);
-    lf__stored_relaxed(&g->w[j].latency_ns, lat);
-    lf__stored_relaxed(&g->w[j].bm, bm);
+    lf__exec_chunk_done(&g->x, j, iters, ns, ns + (uint64_t)lat, 1, 0, NULL);
+    lf__exec_calib_report(&g->x, j, avail, lat, bm);
+}
+
+/* Worker j completed a chunk of iters taking busy ns (total with overhead),
+ * recorded as every executor records one. */
+static void record(struct rig *g, int j, uint64_t iters, uint64_t busy, uint64_t total, int calib)
+{
+    lf__exec_chunk_done(&g->x, j, iters, busy, total, calib, 0, NULL);
 }
 
 static void calibrated(struct rig *g, uint64_t r)
 {
-    if (g->s.pol->calibrated)
-        g->s.pol->calibrated(g->s.state, &g->v, r);
+    lf__exec_calib_end(&g->x, r);
 }
 
 static uint64_t chunk(struct rig *g, int j, uint64_t r)
 {
-    return g->s.pol->chunk(g->s.state, &g->v, j, r);
+    return g->s.pol->chunk(g->pstate, &g->v, j, r, g->now); /* the raw answer */
 }
 
 /* Event-driven replay in integer time units: after calibration (one
@@ -100,8 +108,7 @@ static long replay(const char *spec, int P, const uint64_t *ipt, uint64_t S, uin
             break;
         uint64_t now = busy_until[j];
         if (cur[j]) { /* the chunk j just finished */
-            lf__store_relaxed(&g.w[j].cur_iters, 0);
-            lf__wstat_record(&g.w[j], cur[j], cur[j] * ipt[j], cur[j] * ipt[j], 0);
+            record(&g, j, cur[j], cur[j] * ipt[j], cur[j] * ipt[j], 0);
         }
         int nactive = 0;
         for (int i = 0; i < P; i++)
@@ -111,12 +118,12 @@ static long replay(const char *spec, int P, const uint64_t *ipt, uint64_t S, uin
             finish[j] = now;
             continue;
         }
-        /* As the executors do: the request time, and a 0 from a policy that
-         * may stop a worker is honoured unless j is the last one active. */
-        lf__stored_relaxed(&g.w[j].now_ns, (double)now);
+        /* As the executors do: a 0 from a policy that may stop a worker is
+         * honoured unless j is the last one active. */
+        g.now = (double)now;
         uint64_t c = chunk(&g, j, r);
         if (c == 0 && (g.s.pol->flags & LF__P_MAYSTOP) && nactive > 1) {
-            lf__store_relaxed(&g.w[j].stopped, 1);
+            lf__exec_worker_gone(&g.x, j);
             active[j] = 0;
             finish[j] = now;
             continue;
@@ -133,8 +140,7 @@ static long replay(const char *spec, int P, const uint64_t *ipt, uint64_t S, uin
         handed += c;
         cur[j] = c;
         busy_until[j] = now + c * ipt[j];
-        lf__stored_relaxed(&g.w[j].cur_start_ns, (double)now);
-        lf__store_relaxed(&g.w[j].cur_iters, c);
+        lf__exec_chunk_begin(&g.x, j, (double)now, c);
     }
     rig_close(&g);
     return r == 0 ? (long)handed : -1;
@@ -321,7 +327,7 @@ static void finish_first_round(struct rig *g)
 {
     const uint64_t c[] = {15, 8, 5, 4};
     for (int j = 0; j < 4; j++)
-        lf__wstat_record(&g->w[j], c[j], c[j] * (uint64_t)(j + 1), c[j] * (uint64_t)(j + 1), 0);
+        record(g, j, c[j], c[j] * (uint64_t)(j + 1), c[j] * (uint64_t)(j + 1), 0);
 }
 
 static void test_multi_table1_second_installment(void)
@@ -345,12 +351,12 @@ static void test_multi_refreshes_fitness_from_latest_chunk(void)
     paper_rig(&g, "multi,k=2,min=1");
     const uint64_t c[] = {15, 8, 5};
     for (int j = 0; j < 3; j++)
-        lf__wstat_record(&g.w[j], c[j], c[j] * (uint64_t)(j + 1), c[j] * (uint64_t)(j + 1), 0);
-    lf__wstat_record(&g.w[3], 4, 8, 8, 0);
+        record(&g, j, c[j], c[j] * (uint64_t)(j + 1), c[j] * (uint64_t)(j + 1), 0);
+    record(&g, 3, 4, 8, 8, 0);
     CU_ASSERT_DOUBLE_EQUAL(lf__view_last_ipt(&g.v, 3), 2.0, 0);
     CU_ASSERT_EQUAL(chunk(&g, 3, 32), 3);
     /* Without the speed-up it would have been floor(16 * .12 + .5) = 2. */
-    lf__wstat_record(&g.w[3], 4, 16, 16, 0);
+    record(&g, 3, 4, 16, 16, 0);
     CU_ASSERT_EQUAL(chunk(&g, 3, 32), 2);
     rig_close(&g);
 }
@@ -418,7 +424,7 @@ static void test_multi_min_chunk_rule(void)
     rig_open(&g, "multi,k=2", 4, 1000000);
     for (int j = 0; j < 4; j++) {
         calib(&g, j, 1, 100, 1.0, 0.0, 1.0);
-        lf__wstat_record(&g.w[j], 10, 1000, 1000, 0); /* past the first round */
+        record(&g, j, 10, 1000, 1000, 0); /* past the first round */
     }
     calibrated(&g, 900000);
     /* claim cost unknown: min 1, plain eq. (9) */
@@ -435,13 +441,13 @@ static void test_multi_min_chunk_rule(void)
     /* min=<n> and a bare chunk override the rule */
     rig_open(&g, "multi,k=2,min=7", 4, 100);
     calibrated(&g, 100);
-    lf__wstat_record(&g.w[0], 1, 10, 10, 0); /* past its first round */
+    record(&g, 0, 1, 10, 10, 0); /* past its first round */
     g.v.claim_ns = 1e6;
     CU_ASSERT_EQUAL(chunk(&g, 0, 8), 7);
     rig_close(&g);
     rig_open(&g, "multi,9", 4, 100);
     calibrated(&g, 100);
-    lf__wstat_record(&g.w[2], 1, 10, 10, 0);
+    record(&g, 2, 1, 10, 10, 0);
     CU_ASSERT_EQUAL(chunk(&g, 2, 8), 9);
     rig_close(&g);
 }

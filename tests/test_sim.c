@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lfcu.h"
+#include "policy/fit.h"
 #include "sim/sim.h"
 #include "simlog.h"
 
@@ -944,9 +945,9 @@ static void test_numa_platform_file_and_keys(void)
 
 static void test_installment_factor(void)
 {
-    CU_ASSERT_DOUBLE_EQUAL(lf__sim_kfactor(1000, 0), 1.0, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(lf__sim_kfactor(9600, 1), log(9600.0), 1e-12);
-    CU_ASSERT(fabs(lf__sim_kfactor(64, 0.5) - 2.0) < 0.05); /* the paper's "k ~ 2" */
+    CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(1000, 0), 1.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(9600, 1), log(9600.0), 1e-12);
+    CU_ASSERT(fabs(lf__install_factor(64, 0.5) - 2.0) < 0.05); /* the paper's "k ~ 2" */
 }
 
 int main(void)

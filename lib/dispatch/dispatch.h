@@ -1,29 +1,39 @@
-/* lib/dispatch/dispatch.h - the shared loop: internal header of the dispatch layer.
+/* lib/dispatch/dispatch.h - the shared loop: internal header of the dispatch
+ * layer, the real-time executor for threads.
  *
  * A team's lf_loop keeps a ring of LF__RING loop slots.  Instance g of the
  * team's loops lives in slot g % LF__RING; the first member to arrive
  * initialises it, the others join without waiting for anybody, and the last
  * member out recycles it for instance g + LF__RING.  So members may run up
  * to LF__RING loops apart (nowait), and no lock is taken anywhere.
+ *
+ * The rules around the policy (claim sizes, stops, calibration, memory) are
+ * lib/exec/'s; this layer adds concurrency, clocks and data.  Files by job:
+ *   loop.c      life of a handle and of a loop instance (entry, exit, ring)
+ *   claim.c     lf_loop_next and the claim variants, one chosen per instance
+ *   measure.c   timing a completed chunk, calibration reports, its end
+ *   locality.c  the domain ranges of a loop whose data has a home
+ *   staging.c   inputs of a chunk, copied near the member when remote
+ *   schedule.c  public schedule objects and LF_SCHEDULE
+ *   trace.c     LF_TRACE
+ * Calls go one way: loop and claim use measure, staging and locality;
+ * measure uses staging and locality; staging uses locality.
  */
 #ifndef LF_DISPATCH_H
 #define LF_DISPATCH_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "atomics.h"
+#include "exec/exec.h"
 #include "loopfarm.h"
 #include "policy/locality.h"
 #include "policy/policy.h"
 
 #define LF__RING 8
-
-/* Relative change of a worker's time per iteration between two executions of
- * a loop beyond which the call site's memory is dropped and the next
- * execution calibrates afresh (documented in README.md). */
-#define LF__RECAL_DRIFT 0.5
 
 /* Slot life: the state word holds (instance << 2) | one of these. */
 enum { LF__SLOT_FREE = 0, LF__SLOT_INIT = 1, LF__SLOT_READY = 2 };
@@ -44,6 +54,14 @@ struct lf__dom {
     uint64_t lo, hi; /* the range [lo, hi), read-only after initialisation */
 } LF__ALIGNED;
 
+struct lf_loop;
+struct lf__slot;
+/* A claim variant: up to want iterations (0: as many as the policy says)
+ * for member tid at now (ns since the instance began); sets *lo and returns
+ * the size, 0 when nothing is left or the policy stopped tid. */
+typedef uint64_t (*lf__claim_fn)(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                                 double now, uint64_t *lo);
+
 struct lf__slot {
     /* The claim counter: the only word every chunk writes, alone on its line. */
     lf__au64 next LF__ALIGNED;
@@ -57,13 +75,16 @@ struct lf__slot {
     /* Read-only after initialisation (published by the READY store). */
     uint64_t n;
     long lo, incr;
-    uint64_t fa_chunk; /* > 0: claims are fetch-and-add of this size */
-    int untimed;       /* a schedule whose policy reads no times, and no trace: no
-                          clock per chunk, counts kept by the member, booked at exit */
-    int solo;          /* team of one: the counter has no other writer */
-    uint64_t t_begin;  /* ticks at the first entry */
+    enum lf__claim_kind kind; /* decided at initialisation (lf__exec_claim_kind) */
+    lf__claim_fn claim;       /* its function */
+    uint64_t fa_chunk;        /* LF__CLAIM_FETCH_ADD: the fixed size */
+    int untimed;              /* a schedule whose policy reads no times, and no trace: no
+                                 clock per chunk, counts kept by the member, booked at exit */
+    int solo;                 /* team of one: the counter has no other writer */
+    uint64_t t_begin;         /* ticks at the first entry */
     uint64_t instance;
     struct lf__view view;
+    struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
     struct lf__trace_buf *trace; /* P buffers, when tracing */
     uint64_t *cal0;              /* P: first calibration chunk size per member */
@@ -81,42 +102,42 @@ struct lf__slot {
 
 /* What one member keeps for itself (its own cache lines). */
 struct lf__thr {
-    uint64_t entered;       /* instances entered */
-    struct lf__slot *cur;   /* slot of the loop it is in, NULL outside */
-    uint64_t chunk_lo;      /* logical start of its outstanding chunk */
-    uint64_t chunk_n;       /* its size, 0 when none is outstanding */
-    uint64_t t_prev_end;    /* ticks when the previous chunk ended (or entry) */
-    uint64_t t_start;       /* ticks when the outstanding chunk was handed out */
-    uint64_t cal_t0;        /* ticks and thread CPU ns when its calibration began */
+    uint64_t entered;     /* instances entered */
+    struct lf__slot *cur; /* slot of the loop it is in, NULL outside */
+    uint64_t chunk_lo;    /* logical start of its outstanding chunk */
+    uint64_t chunk_n;     /* its size, 0 when none is outstanding */
+    uint64_t t_prev_end;  /* ticks when the previous chunk ended (or entry) */
+    uint64_t t_start;     /* ticks when the outstanding chunk was handed out */
+    uint64_t cal_t0;      /* ticks and thread CPU ns when its calibration began */
     uint64_t cal_cpu0;
-    uint64_t k;             /* index of its next static chunk */
-    uint64_t cal_size;      /* calibration chunk size */
-    uint64_t fast_chunks;   /* untimed size-dependent path: chunks and iterations
-                               taken (the fixed-size path counts nothing: its
-                               loop has ceil(n / c) chunks) */
+    uint64_t k;           /* index of its next static chunk */
+    uint64_t cal_size;    /* calibration chunk size */
+    uint64_t fast_chunks; /* untimed size-dependent path: chunks and iterations
+                             taken (the fixed-size path counts nothing: its
+                             loop has ceil(n / c) chunks) */
     uint64_t fast_iters;
-    int calibrating;        /* 1 until its calibration is reported */
-    int chunk_calib;        /* its outstanding chunk was claimed during calibration */
-    int stopped;            /* the policy stopped it (LF__P_MAYSTOP) */
-    int bound;              /* binding done */
+    int calibrating; /* 1 until its calibration is reported */
+    int chunk_calib; /* its outstanding chunk was claimed during calibration */
+    int stopped;     /* the policy stopped it (LF__P_MAYSTOP) */
+    int bound;       /* binding done */
     /* Locality (only used when the slot is homed). */
-    int dom;                /* its domain in the current loop */
-    int chunk_home;         /* home domain of its outstanding chunk, -1 unknown */
-    int chunk_staged;       /* the outstanding chunk was staged */
-    int sbuf_dom;           /* domain its staging buffers were allocated on */
-    uint64_t t_staged;      /* ticks when the outstanding chunk's staging ended */
-    uint64_t stage_ns;      /* staging time of the outstanding chunk, all pieces */
-    uint64_t stage_later;   /* of which after its compute began (later pieces) */
-    uint64_t pend_lo, pend_n; /* pieces of the outstanding chunk not handed out */
-    uint64_t piece;         /* iterations per piece */
-    const void *in[LF_MAX_INPUTS];   /* inputs of the outstanding chunk */
-    void *sbuf[LF_MAX_INPUTS];       /* staging buffers (lf_numa_alloc) */
-    size_t scap[LF_MAX_INPUTS];      /* their sizes */
-    struct lf__loc_times times; /* compute time of local / remote chunks */
-    struct lf__affine comp_fit;  /* compute ns against iterations (alpha, t) */
-    struct lf__affine stage_fit; /* staging ns against iterations (beta, s) */
-    uint64_t k_all, k_staged;    /* chunks completed, of which staged */
-    double i_all, i_staged;      /* the same in iterations */
+    int dom;                       /* its domain in the current loop */
+    int chunk_home;                /* home domain of its outstanding chunk, -1 unknown */
+    int chunk_staged;              /* the outstanding chunk was staged */
+    int sbuf_dom;                  /* domain its staging buffers were allocated on */
+    uint64_t t_staged;             /* ticks when the outstanding chunk's staging ended */
+    uint64_t stage_ns;             /* staging time of the outstanding chunk, all pieces */
+    uint64_t stage_later;          /* of which after its compute began (later pieces) */
+    uint64_t pend_lo, pend_n;      /* pieces of the outstanding chunk not handed out */
+    uint64_t piece;                /* iterations per piece */
+    const void *in[LF_MAX_INPUTS]; /* inputs of the outstanding chunk */
+    void *sbuf[LF_MAX_INPUTS];     /* staging buffers (lf_numa_alloc) */
+    size_t scap[LF_MAX_INPUTS];    /* their sizes */
+    struct lf__loc_times times;    /* compute time of local / remote chunks */
+    struct lf__affine comp_fit;    /* compute ns against iterations (alpha, t) */
+    struct lf__affine stage_fit;   /* staging ns against iterations (beta, s) */
+    uint64_t k_all, k_staged;      /* chunks completed, of which staged */
+    double i_all, i_staged;        /* the same in iterations */
     uint64_t n_local, n_remote, n_staged, b_staged; /* this loop's totals */
 } LF__ALIGNED;
 
@@ -131,19 +152,16 @@ struct lf_loop {
     char name[128];
     struct lf__slot ring[LF__RING];
 
-    struct lf__wstat *wmem;  /* LF__RING * P statistics slots */
+    struct lf__wstat *wmem; /* LF__RING * P statistics slots */
     /* What the call site learned: written by the last member out of a loop,
      * read by the initialiser of another, possibly at the same time, so
      * under mem_lock (never taken on a chunk's path). */
     pthread_mutex_t mem_lock;
-    int mem_valid;
-    double *mem_ipt;         /* P: ns per iteration */
-    uint64_t *mem_cal;       /* P: calibration chunk size that was long enough */
-    double (*mem_cost)[3];   /* P: alpha, beta, s (seed 003 eqs. 1-2), ns */
+    struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
     struct lf_loop_stats last;
     struct lf_loop_numa_stats last_numa;
-    int ndom_max;            /* lf_numa_count() when the handle was made */
+    int ndom_max; /* lf_numa_count() when the handle was made */
     /* What the last learned home was learned for (under mem_lock). */
     struct {
         const void *base;
@@ -158,6 +176,48 @@ struct lf_loop {
     struct lf__thr thr[];
 };
 
+/* Spin politely; after a while give the core away, since a waiting member
+ * may be keeping the one it waits for off the CPU. */
+static inline void lf__backoff(unsigned *spins)
+{
+    if (++*spins < 64)
+        lf__cpu_relax();
+    else
+        sched_yield();
+}
+
+/* The loop index of logical iteration k of slot s (wrapping arithmetic: the
+ * result is in range by construction). */
+static inline long lf__index_of(const struct lf__slot *s, uint64_t k)
+{
+    return (long)((unsigned long)s->lo + (unsigned long)k * (unsigned long)s->incr);
+}
+
+/* The address of the data of loop index i of input in. */
+static inline const char *lf__elem_addr(const struct lf_input *in, long i)
+{
+    return (const char *)in->base + i * in->stride * (long)in->size;
+}
+
+/* Whether chunks of slot s go through locality and staging bookkeeping. */
+static inline int lf__located(const struct lf__slot *s)
+{
+    return s->homed || s->data.ninputs > 0;
+}
+
+/* ---- Claims (lib/dispatch/claim.c) ---- */
+
+/* The claim function of a variant. */
+lf__claim_fn lf__claim_of(enum lf__claim_kind kind);
+
+/* ---- Measurement (lib/dispatch/measure.c) ---- */
+
+/* Book the chunk member tid finished at ticks now: statistics, trace,
+ * calibration report (the last one ends the team's calibration), feedback. */
+void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t now);
+/* Iterations nobody has claimed yet. */
+uint64_t lf__unclaimed(const struct lf__slot *s);
+
 /* ---- Locality (lib/dispatch/locality.c) ---- */
 
 /* Check a loop's data description; 0 or -EINVAL. */
@@ -167,33 +227,30 @@ int lf__data_check(const struct lf_data *d, uint64_t n);
 void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d);
 /* Member tid joins a homed slot: its domain, the owners count. */
 void lf__loc_join(struct lf_loop *l, struct lf__slot *s, int tid);
-/* Claim for member tid from the domain ranges: want > 0 is a fixed size
- * (calibration), 0 asks the policy.  Sets *lo and th->chunk_home; returns
- * the size, 0 when nothing is left or the policy stopped tid. */
-uint64_t lf__loc_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
-                       uint64_t *lo);
 /* Iterations of a homed slot's domain ranges nobody has claimed yet. */
 uint64_t lf__loc_unclaimed(const struct lf__slot *s);
 /* Home domain of logical iteration k of a homed slot (-1 none). */
 int lf__loc_home_of(const struct lf__slot *s, uint64_t k);
+
+/* ---- Staging (lib/dispatch/staging.c) ---- */
+
 /* Point th->in[] at the chunk [lo, lo+c)'s inputs, staging them first when
  * the chunk is remote and staging is on (timed).  Returns how many of the
  * c iterations to hand out now: all, or the first piece of a staged chunk
  * whose input exceeds stage_piece bytes (the rest is pending). */
-uint64_t lf__loc_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+uint64_t lf__stage_inputs(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
 /* Stage the next pending piece of member tid's chunk (prefetched when the
  * previous one was handed out); sets *lo, returns its size. */
-uint64_t lf__loc_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo);
+uint64_t lf__stage_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo);
 /* The chunk of member tid ended after busy_ns of compute: refit alpha and
  * t, keep the local / remote times. */
-void lf__loc_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns);
+void lf__stage_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns);
+/* Member tid joins a slot whose chunks are located: reset its cost model. */
+void lf__stage_join(struct lf_loop *l, int tid);
 /* Member tid leaves: add its totals to the slot's. */
-void lf__loc_leave(struct lf_loop *l, struct lf__slot *s, int tid);
+void lf__stage_leave(struct lf_loop *l, struct lf__slot *s, int tid);
 /* Free member buffers (lf_loop_destroy). */
-void lf__loc_free(struct lf_loop *l);
-/* Let member tid stop when its policy says so, unless it is the last
- * active member (LF__P_MAYSTOP); 1 when it stopped. */
-int lf__try_stop(struct lf_loop *l, struct lf__slot *s, int tid);
+void lf__stage_free(struct lf_loop *l);
 
 /* Ticks → nanoseconds since the clock's epoch (for traces). */
 uint64_t lf__dispatch_ns(uint64_t ticks);

@@ -1,7 +1,8 @@
 # Platform layer: topology and binding (hwloc), NUMA domains (real, or
 # emulated by LF_FAKE_NUMA), counters (PAPI), lf-info.
-# clock.h / clock.c are listed by the core fragment's owner.
-libloopfarm_la_SOURCES += \
+LF_CORE_SOURCES += \
+	lib/platform/clock.h \
+	lib/platform/clock.c \
 	lib/platform/platform.h \
 	lib/platform/topo.c \
 	lib/platform/numa.h \
@@ -10,7 +11,7 @@ libloopfarm_la_SOURCES += \
 
 bin_PROGRAMS += tools/lf-info
 tools_lf_info_SOURCES = tools/lf-info.c tools/json_str.h
-tools_lf_info_LDADD = libloopfarm-internal.la -lm
+tools_lf_info_LDADD = libloopfarm-core.la -lm
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_platform tests/test_numa

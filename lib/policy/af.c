@@ -52,10 +52,10 @@ static void af_start(void *state, const struct lf__view *v)
  * of the two are known (0: neither, 1: mean, 2: both). */
 static int af_moments(const struct lf__view *v, int j, double *mu, double *var)
 {
-    uint64_t n = lf__load_relaxed(&v->w[j].ipt_n);
+    uint64_t n = lf__word_get(&v->w[j].ipt_n);
     if (n == 0)
         return 0;
-    double sum = lf__loadd_relaxed(&v->w[j].ipt_sum), sq = lf__loadd_relaxed(&v->w[j].ipt_sq);
+    double sum = lf__word_getd(&v->w[j].ipt_sum), sq = lf__word_getd(&v->w[j].ipt_sq);
     double m = sum / (double)n;
     if (!(m > 0.0) || !isfinite(m))
         return 0; /* a chunk too short to time says nothing about speed */
@@ -67,7 +67,7 @@ static int af_moments(const struct lf__view *v, int j, double *mu, double *var)
     return 2;
 }
 
-static uint64_t af_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t af_chunk(const void *state, const struct lf__view *v, int w, uint64_t r, double now)
 {
     const struct af_state *s = state;
     int P = v->nworkers, nmu = 0, nvar = 0;

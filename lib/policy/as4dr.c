@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "policy/factoring.h"
+#include "policy/fit.h"
 #include "policy/rounds.h"
 
 #define TAU_OVERHEADS 100.0 /* default tau, in per-chunk overheads */
@@ -71,23 +72,6 @@ struct as4dr {
 
 static const char as4dr_form[] =
     "as4dr[,tau=seconds|tau_ns=ns][,adapt=on|off][,iota=x][,lambda=x][,tail=on|off]";
-
-static int onoff(struct lf__params *p, const char *key, int *out, char *err, size_t errlen)
-{
-    const char *val;
-    if (!lf__params_get_str(p, key, &val))
-        return 0;
-    if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
-        *out = 1;
-    else if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0)
-        *out = 0;
-    else {
-        snprintf(err, errlen, "as4dr: %s=%s: expected on or off; accepted: %s", key, val,
-                 as4dr_form);
-        return -EINVAL;
-    }
-    return 0;
-}
 
 static int as4dr_parse(void *state, struct lf__params *p, char *err, size_t errlen)
 {
@@ -116,9 +100,10 @@ static int as4dr_parse(void *state, struct lf__params *p, char *err, size_t errl
         return rc;
     if ((rc = lf__params_get_double(p, "lambda", 0.0, 100.0, &st->lambda, err, errlen)) < 0)
         return rc;
-    if ((rc = onoff(p, "adapt", &st->adapt, err, errlen)) < 0)
+    if ((rc = lf__params_get_onoff(p, "adapt", &st->adapt, err, errlen)) < 0)
         return rc;
-    return onoff(p, "tail", &st->tail, err, errlen);
+    rc = lf__params_get_onoff(p, "tail", &st->tail, err, errlen);
+    return rc < 0 ? rc : 0;
 }
 
 static double t_of(const struct as4dr *st, const struct lf__view *v, int j)
@@ -133,18 +118,14 @@ static void as4dr_calibrated(void *state, const struct lf__view *v, uint64_t r)
     struct as4dr *st = state;
     (void)r;
     int P = v->nworkers;
-    double sum = 0.0, fmax = 0.0;
-    int known = 0;
+    double fmax = 0.0;
     for (int j = 0; j < P; j++) {
-        double t = lf__rounds_ipt(v, j);
-        if (t > 0.0) {
-            sum += t;
-            known++;
-        }
         double f = lf__rounds_overhead(v, j);
         fmax = f > fmax ? f : fmax;
     }
-    st->tmean = known ? sum / known : 1.0;
+    st->tmean = lf__mean_known(v, lf__rounds_ipt);
+    if (!(st->tmean > 0.0))
+        st->tmean = 1.0; /* nothing measured: all equal */
     st->sum_s = 0.0;
     for (int j = 0; j < P; j++)
         st->sum_s += 1.0 / t_of(st, v, j);
@@ -159,10 +140,10 @@ static void as4dr_calibrated(void *state, const struct lf__view *v, uint64_t r)
              * q_w = s_w / (t_w + s_w), L = 1 + lambda. */
             double L = 1.0 + st->lambda, q = 0.0, rhs = 0.0;
             for (int j = 0; j < P; j++) {
-                double s = lf__loadd_relaxed(&v->w[j].stage_ns_per_iter);
+                double s = lf__word_getd(&v->w[j].stage_ns_per_iter);
                 double qw = s / (t_of(st, v, j) + s);
                 q += qw;
-                rhs += lf__loadd_relaxed(&v->w[j].stage_lat_ns) - qw * lf__rounds_overhead(v, j);
+                rhs += lf__word_getd(&v->w[j].stage_lat_ns) - qw * lf__rounds_overhead(v, j);
             }
             double coef = 1.0 - L * q;
             if (coef > 0.0 && L * rhs / coef > st->tau)
@@ -180,20 +161,21 @@ static double sign_of(int w)
     return (h >> 7) & 1u ? 1.0 : -1.0;
 }
 
-static uint64_t as4dr_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t as4dr_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                            double now)
 {
     const struct as4dr *st = state;
     if (!st->ready)
-        return lf__div_ceil(r, 2 * (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
-    double tw = t_of(st, v, w), sw = lf__loadd_relaxed(&v->w[w].stage_ns_per_iter);
+        return lf__div_ceil(r, 2 * (uint64_t)v->nworkers);
+    double tw = t_of(st, v, w), sw = lf__word_getd(&v->w[w].stage_ns_per_iter);
     /* Round 1: CIP's alpha_w (eq. 13), perturbed by eq. (20). */
     double c = (st->tau - lf__rounds_overhead(v, w)) / (tw + sw);
     if (!(c >= 1.0))
         c = 1.0;
     c *= 1.0 + sign_of(w) * st->iota;
     if (st->adapt && lf__rounds_done(v, w) > 0) {
-        double sigma = lf__loadd_relaxed(&v->w[w].pol[LF__RP_PERIOD]);
-        uint64_t last = lf__load_relaxed(&v->w[w].last_iters);
+        double sigma = lf__word_getd(&v->w[w].pol[LF__RP_PERIOD]);
+        uint64_t last = lf__word_get(&v->w[w].last_iters);
         if (sigma > 0.0 && last > 0)
             c = (double)last * st->tau / sigma; /* eq. (1) */
     }

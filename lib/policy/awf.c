@@ -24,7 +24,7 @@
  *   pol[2] k in the low 32 bits, 1 + the batch of the last publication in the
  *          high 32 (0: nothing published yet),
  *   pol[3] the published pi (double; 0 until the first measurement).
- * Readers only look at pol[3], a single word, so they never see a torn pi.
+ * Other workers read only pol[3], the published pi.
  * The batch variants republish pi only when the batch has moved on since
  * the last publication; feedback does not see r, so it estimates the batch
  * from the completed count (n - sum_j iters_j >= the true r, so the estimate
@@ -84,7 +84,7 @@ static unsigned awf_batch_estimate(const struct awf_state *s, const struct lf__v
     uint64_t done = 0;
     unsigned b = 0;
     for (int j = 0; j < v->nworkers; j++)
-        done += lf__load_relaxed(&v->w[j].iters);
+        done += lf__word_get(&v->w[j].iters);
     uint64_t r = done < v->n ? v->n - done : 1;
     lf__fac_chunk(&s->fac, v, r, &b);
     return b;
@@ -95,37 +95,38 @@ static void awf_feedback(const void *state, const struct lf__view *v, int w)
 {
     const struct awf_state *s = state;
     struct lf__wstat *ws = &v->w[w];
-    uint64_t meta = lf__load_relaxed(&ws->pol[AWF_META]);
+    uint64_t meta = lf__word_get(&ws->pol[AWF_META]);
     uint64_t k = (meta & 0xffffffffu) + 1, tag = meta >> 32;
     if (k > 0xffffffffu)
         return; /* 2^32 chunks: keep the last pi rather than wrap the count */
-    double T = (double)lf__load_relaxed(s->with_overhead ? &ws->total_ns : &ws->busy_ns);
-    double I = (double)lf__load_relaxed(&ws->iters);
-    double st = lf__loadd_relaxed(&ws->pol[AWF_SUMT]) + T;
-    double si = lf__loadd_relaxed(&ws->pol[AWF_SUMI]) + I;
-    lf__stored_relaxed(&ws->pol[AWF_SUMT], st);
-    lf__stored_relaxed(&ws->pol[AWF_SUMI], si);
+    double T = (double)lf__word_get(s->with_overhead ? &ws->total_ns : &ws->busy_ns);
+    double I = (double)lf__word_get(&ws->iters);
+    double st = lf__word_getd(&ws->pol[AWF_SUMT]) + T;
+    double si = lf__word_getd(&ws->pol[AWF_SUMI]) + I;
+    lf__word_putd(&ws->pol[AWF_SUMT], st);
+    lf__word_putd(&ws->pol[AWF_SUMI], si);
     double kt = (double)(k + 1) * T - st, ki = (double)(k + 1) * I - si;
     double pi = ki / kt;
     if (kt > 0.0 && ki > 0.0 && isfinite(pi)) {
         uint64_t now = s->per_batch ? (uint64_t)awf_batch_estimate(s, v) + 1 : 1;
         if (!s->per_batch || tag == 0 || now != tag) {
-            lf__stored_relaxed(&ws->pol[AWF_RATE], pi);
+            lf__word_putd(&ws->pol[AWF_RATE], pi);
             tag = now;
         }
     }
-    lf__store_relaxed(&ws->pol[AWF_META], (tag << 32) | k);
+    lf__word_put(&ws->pol[AWF_META], (tag << 32) | k);
 }
 
 static double awf_rate(const void *ctx, const struct lf__view *v, int j)
 {
-    return lf__loadd_relaxed(&v->w[j].pol[AWF_RATE]);
+    return lf__word_getd(&v->w[j].pol[AWF_RATE]);
 }
 
-static uint64_t awf_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t awf_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                          double now)
 {
     const struct awf_state *s = state;
-    uint64_t P = v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    uint64_t P = (uint64_t)v->nworkers;
     uint64_t base = s->per_batch ? lf__fac_chunk(&s->fac, v, r, NULL) : lf__div_ceil(r, 2 * P);
     return lf__chunk_round(lf__speed_weight(v, w, awf_rate, s) * (double)base, r);
 }

@@ -27,11 +27,12 @@ static int deal_parse(void *state, struct lf__params *p, char *err, size_t errle
 }
 
 /* Iterations from logical position pos (= n - r) to the end of its block. */
-static uint64_t deal_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t deal_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                           double now)
 {
     (void)state;
     (void)w;
-    uint64_t n = v->n, p = v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    uint64_t n = v->n, p = (uint64_t)v->nworkers;
     if (r == 0 || r > n)
         return r ? r : 1; /* outside the contract: anything >= 1 is safe */
     uint64_t pos = n - r, q = n / p, rem = n % p;

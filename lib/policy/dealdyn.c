@@ -73,8 +73,8 @@ static int dealdyn_parse(void *state, struct lf__params *p, char *err, size_t er
  * a_j is unknown. */
 static double scaled_avail(const struct dealdyn *st, const struct lf__view *v, int j)
 {
-    double a = lf__loadd_relaxed(&v->w[j].avail);
-    double bm = lf__loadd_relaxed(&v->w[j].bm);
+    double a = lf__word_getd(&v->w[j].avail);
+    double bm = lf__word_getd(&v->w[j].bm);
     if (!(a > 0.0) || !isfinite(a))
         return 0.0;
     if (!(bm > 0.0) || !isfinite(bm))
@@ -85,7 +85,7 @@ static double scaled_avail(const struct dealdyn *st, const struct lf__view *v, i
 /* Does worker j carry every predictor mode needs (and a measured time)? */
 static int has_predictors(const struct dealdyn *st, const struct lf__view *v, int j, int mode)
 {
-    double t = lf__loadd_relaxed(&v->w[j].calib_ipt);
+    double t = lf__word_getd(&v->w[j].calib_ipt);
     if (!(t > 0.0) || !isfinite(t))
         return 0;
     if (mode == CAL_TIMES)
@@ -93,7 +93,7 @@ static int has_predictors(const struct dealdyn *st, const struct lf__view *v, in
     if (!(scaled_avail(st, v, j) > 0.0))
         return 0;
     if (mode == CAL_MV) {
-        double l = lf__loadd_relaxed(&v->w[j].latency_ns);
+        double l = lf__word_getd(&v->w[j].latency_ns);
         return l > 0.0 && isfinite(l);
     }
     return 1;
@@ -102,14 +102,14 @@ static int has_predictors(const struct dealdyn *st, const struct lf__view *v, in
 /* Worker j's time per iteration as used in eq. (4) under st->used. */
 static double t_of(const struct dealdyn *st, const struct lf__view *v, int j)
 {
-    double t = lf__t_or(lf__loadd_relaxed(&v->w[j].calib_ipt), st->tmean);
+    double t = lf__t_or(lf__word_getd(&v->w[j].calib_ipt), st->tmean);
     if (st->used == CAL_TIMES || !has_predictors(st, v, j, st->used))
         return t;
     double ap = scaled_avail(st, v, j), f;
     if (st->used == CAL_LR)
         f = st->c[0] + st->c[1] * ap; /* eq. (5) */
     else
-        f = st->c[0] + st->c[1] * lf__loadd_relaxed(&v->w[j].latency_ns) +
+        f = st->c[0] + st->c[1] * lf__word_getd(&v->w[j].latency_ns) +
             st->c[2] * ap * ap; /* eq. (6) */
     return (f > st->tfloor && isfinite(f)) ? f : st->tfloor;
 }
@@ -127,11 +127,11 @@ static int fit(struct dealdyn *st, const struct lf__view *v)
         if (!has_predictors(st, v, j, st->mode))
             continue;
         double ap = scaled_avail(st, v, j);
-        y[n] = lf__loadd_relaxed(&v->w[j].calib_ipt);
+        y[n] = lf__word_getd(&v->w[j].calib_ipt);
         if (m == 1) {
             x[n] = ap;
         } else {
-            x[2 * n] = lf__loadd_relaxed(&v->w[j].latency_ns);
+            x[2 * n] = lf__word_getd(&v->w[j].latency_ns);
             x[2 * n + 1] = ap * ap;
         }
         n++;
@@ -153,7 +153,7 @@ static void dealdyn_calibrated(void *state, const struct lf__view *v, uint64_t r
     st->tfloor = 0.01 * st->tmean;
     st->maxbm = 0.0;
     for (int j = 0; j < v->nworkers; j++) {
-        double bm = lf__loadd_relaxed(&v->w[j].bm);
+        double bm = lf__word_getd(&v->w[j].bm);
         if (!(bm > 0.0) || !isfinite(bm))
             bm = 1.0;
         if (bm > st->maxbm)
@@ -171,13 +171,14 @@ static void dealdyn_calibrated(void *state, const struct lf__view *v, uint64_t r
     st->ready = 1;
 }
 
-static uint64_t dealdyn_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t dealdyn_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                              double now)
 {
     const struct dealdyn *st = state;
     if (!st->ready || !(st->sum_inv > 0.0)) /* no calibration: equal shares */
-        return lf__install_size((double)r, 1.0, 1.0 / (v->nworkers > 0 ? v->nworkers : 1));
+        return lf__install_size((double)r, 1.0, 1.0 / v->nworkers);
     double f = (1.0 / t_of(st, v, w)) / st->sum_inv; /* eq. (4) */
-    uint64_t done = lf__load_relaxed(&v->w[w].chunks) - lf__load_relaxed(&v->w[w].calib_chunks);
+    uint64_t done = lf__word_get(&v->w[w].chunks) - lf__word_get(&v->w[w].calib_chunks);
     /* First chunk after calibration: the single round, eq. (3) with k = 1. */
     return lf__install_size(done == 0 ? st->r0 : (double)r, 1.0, f);
 }

@@ -21,7 +21,8 @@ static int dynamic_parse(void *state, struct lf__params *p, char *err, size_t er
     return 0;
 }
 
-static uint64_t dynamic_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t dynamic_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                              double now)
 {
     const struct dynamic_state *s = state;
     return s->c ? s->c : 1; /* a zeroed template (never parsed) still works */

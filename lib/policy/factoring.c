@@ -29,7 +29,7 @@ static uint64_t fac_next(uint64_t R, uint64_t P)
 
 static uint64_t team(const struct lf__view *v)
 {
-    return v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    return (uint64_t)v->nworkers;
 }
 
 void lf__fac_start(struct lf__fac *f, const struct lf__view *v)
@@ -117,7 +117,8 @@ static void fac2_start(void *state, const struct lf__view *v)
     lf__fac_start(&s->fac, v);
 }
 
-static uint64_t fac2_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t fac2_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                           double now)
 {
     const struct fac2_state *s = state;
     return lf__fac_chunk(&s->fac, v, r, NULL);
@@ -199,11 +200,11 @@ static double wf_rate(const void *ctx, const struct lf__view *v, int j)
     const struct wf_state *s = ctx;
     if (s->nw > 0)
         return s->wt[j % s->nw];
-    double ipt = lf__loadd_relaxed(&v->w[j].calib_ipt);
+    double ipt = lf__word_getd(&v->w[j].calib_ipt);
     return ipt > 0.0 ? 1.0 / ipt : 0.0;
 }
 
-static uint64_t wf_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t wf_chunk(const void *state, const struct lf__view *v, int w, uint64_t r, double now)
 {
     const struct wf_state *s = state;
     uint64_t cb = lf__fac_chunk(&s->fac, v, r, NULL);

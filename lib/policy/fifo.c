@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "policy/factoring.h"
+#include "policy/fit.h"
 #include "policy/rounds.h"
 
 struct fifo {
@@ -70,15 +71,15 @@ static int lifo_parse(void *state, struct lf__params *p, char *err, size_t errle
 
 static double R_of(const struct fifo *st, const struct lf__view *v, int k)
 {
-    double t = lf__loadd_relaxed(&v->w[k].calib_ipt);
+    double t = lf__word_getd(&v->w[k].calib_ipt);
     return t > 0.0 && isfinite(t) ? t : st->tmean;
 }
 
 /* x_k / x_{k-1}: the ratio of consecutive shares (Theorems 1-2). */
 static double ratio(const struct fifo *st, const struct lf__view *v, int k)
 {
-    double tk = lf__loadd_relaxed(&v->w[k].stage_ns_per_iter);
-    double tp = lf__loadd_relaxed(&v->w[k - 1].stage_ns_per_iter);
+    double tk = lf__word_getd(&v->w[k].stage_ns_per_iter);
+    double tp = lf__word_getd(&v->w[k - 1].stage_ns_per_iter);
     double Rk = R_of(st, v, k), Rp = R_of(st, v, k - 1), d = st->ret;
     if (st->lifo)
         return Rp / (Rk + (1.0 + d) * tk);
@@ -88,16 +89,9 @@ static double ratio(const struct fifo *st, const struct lf__view *v, int k)
 static void fifo_calibrated(void *state, const struct lf__view *v, uint64_t r)
 {
     struct fifo *st = state;
-    double sum = 0.0;
-    int known = 0;
-    for (int k = 0; k < v->nworkers; k++) {
-        double t = lf__loadd_relaxed(&v->w[k].calib_ipt);
-        if (t > 0.0 && isfinite(t)) {
-            sum += t;
-            known++;
-        }
-    }
-    st->tmean = known ? sum / known : 1.0;
+    st->tmean = lf__mean_calib_ipt(v);
+    if (!(st->tmean > 0.0))
+        st->tmean = 1.0; /* nothing measured: all equal */
     double x = 1.0;
     st->total = 1.0;
     for (int k = 1; k < v->nworkers; k++) {
@@ -127,16 +121,17 @@ static double share_of(const struct fifo *st, const struct lf__view *v, int w)
 static int alone(const struct lf__view *v, int w)
 {
     for (int j = 0; j < v->nworkers; j++)
-        if (j != w && !lf__load_relaxed(&v->w[j].stopped))
+        if (j != w && !lf__word_get(&v->w[j].stopped))
             return 0;
     return 1;
 }
 
-static uint64_t fifo_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t fifo_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                           double now)
 {
     const struct fifo *st = state;
     if (!st->ready)
-        return lf__div_ceil(r, (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
+        return lf__div_ceil(r, (uint64_t)v->nworkers);
     if (lf__rounds_done(v, w) == 0) {
         double s = share_of(st, v, w);
         if (s >= 1.0)

@@ -100,22 +100,19 @@ int lf__fit_affine(const double *x, int m, const double *y, int n, double *c)
     return 0;
 }
 
+double lf__cv_value(const struct lf__cv_acc *a)
+{
+    if (a->k < 2 || !(a->mean > 0.0))
+        return 0.0;
+    return sqrt(a->m2 / a->k) / a->mean; /* population sigma, seed 000 eq. (7) */
+}
+
 double lf__cv(const double *t, int n)
 {
-    double s = 0.0, q = 0.0;
-    int k = 0;
+    struct lf__cv_acc a = {0};
     for (int i = 0; i < n; i++)
-        if (t[i] > 0.0 && isfinite(t[i])) {
-            s += t[i];
-            k++;
-        }
-    if (k < 2)
-        return 0.0;
-    double mean = s / k;
-    for (int i = 0; i < n; i++)
-        if (t[i] > 0.0 && isfinite(t[i]))
-            q += (t[i] - mean) * (t[i] - mean);
-    return sqrt(q / k) / mean; /* population sigma, seed 000 eq. (7) */
+        lf__cv_add(&a, t[i]);
+    return lf__cv_value(&a);
 }
 
 double lf__install_factor(double S, double cv)
@@ -135,12 +132,10 @@ uint64_t lf__install_size(double R, double k, double F)
 
 static double calib_ipt_of(const struct lf__view *v, int j)
 {
-    return lf__loadd_relaxed(&v->w[j].calib_ipt);
+    return lf__word_getd(&v->w[j].calib_ipt);
 }
 
-/* Mean of t(v, j) over the workers for which it is known (> 0, finite); 0
- * when none is. */
-static double mean_known(const struct lf__view *v, double (*t)(const struct lf__view *, int))
+double lf__mean_known(const struct lf__view *v, double (*t)(const struct lf__view *, int))
 {
     double s = 0.0;
     int k = 0;
@@ -156,10 +151,10 @@ static double mean_known(const struct lf__view *v, double (*t)(const struct lf__
 
 double lf__mean_calib_ipt(const struct lf__view *v)
 {
-    return mean_known(v, calib_ipt_of);
+    return lf__mean_known(v, calib_ipt_of);
 }
 
 double lf__mean_last_ipt(const struct lf__view *v)
 {
-    return mean_known(v, lf__view_last_ipt);
+    return lf__mean_known(v, lf__view_last_ipt);
 }

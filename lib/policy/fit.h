@@ -20,8 +20,24 @@
 int lf__fit_affine(const double *x, int m, const double *y, int n, double *c);
 
 /* Coefficient of variation sigma/mean with the population sigma, over the
- * values of t that are positive and finite (seed 000 eq. 7); 0 when fewer
- * than two such values. */
+ * values that are positive and finite (seed 000 eq. 7); 0 when fewer than
+ * two such values.  Values are added one at a time (Welford's update), so
+ * no array of team size is needed. */
+struct lf__cv_acc {
+    int k;
+    double mean, m2;
+};
+static inline void lf__cv_add(struct lf__cv_acc *a, double t)
+{
+    if (!(t > 0.0) || !isfinite(t))
+        return;
+    a->k++;
+    double d = t - a->mean;
+    a->mean += d / a->k;
+    a->m2 += d * (t - a->mean);
+}
+double lf__cv_value(const struct lf__cv_acc *a);
+/* The same over the array t[0..n-1]. */
 double lf__cv(const double *t, int n);
 
 /* Installment factor k = ln(S)^CV (seed 000 eq. 8); 1 when S <= e (the
@@ -39,6 +55,9 @@ static inline double lf__t_or(double t, double substitute)
     return (t > 0.0 && isfinite(t)) ? t : substitute;
 }
 
+/* Mean of t(v, j) over the workers for which it is known (positive and
+ * finite); 0 when none is. */
+double lf__mean_known(const struct lf__view *v, double (*t)(const struct lf__view *v, int j));
 /* Mean of the positive, finite calib_ipt of v's workers; 0 when none. */
 double lf__mean_calib_ipt(const struct lf__view *v);
 /* Mean of the positive, finite latest times per iteration

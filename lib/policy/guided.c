@@ -21,10 +21,11 @@ static int guided_parse(void *state, struct lf__params *p, char *err, size_t err
     return 0;
 }
 
-static uint64_t guided_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t guided_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                             double now)
 {
     const struct guided_state *s = state;
-    uint64_t P = v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    uint64_t P = (uint64_t)v->nworkers;
     uint64_t g = lf__div_ceil(r, P), c = s->c ? s->c : 1;
     return g > c ? g : c;
 }

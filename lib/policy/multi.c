@@ -35,8 +35,8 @@
  * measurement are not counted on.  The rule only acts on the last few
  * iterations, R <= the number of workers still active (in Table 1, R = 3
  * with 4): estimates from earlier chunks say little about the cost of the
- * remaining iterations when costs vary along the loop (a Mandelbrot image).  The executor never lets the last active
- * worker stop (LF__P_MAYSTOP).
+ * remaining iterations when costs vary along the loop (a Mandelbrot image).  The executor never
+ * lets the last active worker stop (LF__P_MAYSTOP).
  *
  * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
  * calibration), so it does not grow with the team; first-round sizes are
@@ -103,22 +103,16 @@ static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
         st->tmean0 = 1.0; /* nothing measured: all equal */
     st->sum_inv0 = 0.0;
     /* CV over the workers that measured a time: a substituted mean would
-     * understate the dispersion.  Streamed (Welford) so that no array of
-     * team size is needed. */
-    double mean = 0.0, m2 = 0.0;
-    int k = 0;
+     * understate the dispersion. */
+    struct lf__cv_acc acc = {0};
     for (int j = 0; j < n; j++) {
-        double t = lf__loadd_relaxed(&v->w[j].calib_ipt);
-        if (t > 0.0 && isfinite(t)) {
-            k++;
-            double d = t - mean;
-            mean += d / k;
-            m2 += d * (t - mean);
-        }
+        double t = lf__word_getd(&v->w[j].calib_ipt);
+        lf__cv_add(&acc, t);
         st->sum_inv0 += 1.0 / lf__t_or(t, st->tmean0);
     }
-    st->cv = (k >= 2 && mean > 0.0) ? sqrt(m2 / k) / mean : 0.0; /* eq. (7), population sigma */
-    st->k = st->k_fixed >= 1.0 ? st->k_fixed : fmax(st->k_min, lf__install_factor((double)r, st->cv));
+    st->cv = lf__cv_value(&acc);
+    st->k =
+        st->k_fixed >= 1.0 ? st->k_fixed : fmax(st->k_min, lf__install_factor((double)r, st->cv));
     st->r0 = (double)r;
     st->ready = 1;
 }
@@ -146,33 +140,32 @@ static uint64_t min_chunk(const struct multi *st, const struct lf__view *v, doub
     if (!(v->claim_ns > 0.0) || !(tw > 0.0))
         return 1;
     double m = ceil(v->claim_ns / (CLAIM_SHARE * tw));
-    uint64_t cap = lf__div_ceil(r, (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
+    uint64_t cap = lf__div_ceil(r, (uint64_t)v->nworkers);
     if (!(m < (double)cap))
         return cap ? cap : 1;
     return m >= 1.0 ? (uint64_t)m : 1;
 }
 
 /* Whether some other worker would finish all r iterations no later than w
- * finishes one more (see "Stopping" above). */
-static int others_finish_first(const struct lf__view *v, int w, double tw, uint64_t r)
+ * finishes one more, at time now (see "Stopping" above). */
+static int others_finish_first(const struct lf__view *v, int w, double now, double tw, uint64_t r)
 {
     int active = 0;
     for (int j = 0; j < v->nworkers; j++)
-        active += !lf__load_relaxed(&v->w[j].stopped);
+        active += !lf__word_get(&v->w[j].stopped);
     if (r > (uint64_t)active)
         return 0;
-    double now = lf__loadd_relaxed(&v->w[w].now_ns);
     double mine = now + tw;
     for (int j = 0; j < v->nworkers; j++) {
-        if (j == w || lf__load_relaxed(&v->w[j].stopped))
+        if (j == w || lf__word_get(&v->w[j].stopped))
             continue;
         double tj = lf__view_last_ipt(v, j);
         if (!(tj > 0.0))
             continue;
         double free_at = now;
-        uint64_t busy = lf__load_relaxed(&v->w[j].cur_iters);
+        uint64_t busy = lf__word_get(&v->w[j].cur_iters);
         if (busy) {
-            double end = lf__loadd_relaxed(&v->w[j].cur_start_ns) + (double)busy * tj;
+            double end = lf__word_getd(&v->w[j].cur_start_ns) + (double)busy * tj;
             free_at = end > now ? end : now;
         }
         if (free_at + (double)r * tj <= mine * (1.0 + 1e-12))
@@ -181,21 +174,22 @@ static int others_finish_first(const struct lf__view *v, int w, double tw, uint6
     return 0;
 }
 
-static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                            double now)
 {
     const struct multi *st = state;
     double k = st->ready ? st->k : (st->k_fixed >= 1.0 ? st->k_fixed : 1.0);
-    uint64_t done = lf__load_relaxed(&v->w[w].chunks) - lf__load_relaxed(&v->w[w].calib_chunks);
+    uint64_t done = lf__word_get(&v->w[w].chunks) - lf__word_get(&v->w[w].calib_chunks);
     uint64_t c;
     double tw;
     if (st->ready && done == 0 && st->sum_inv0 > 0.0) {
         /* First installment, one round from r at calibration end (eq. 9). */
-        tw = lf__t_or(lf__loadd_relaxed(&v->w[w].calib_ipt), st->tmean0);
+        tw = lf__t_or(lf__word_getd(&v->w[w].calib_ipt), st->tmean0);
         c = lf__install_size(st->r0, k, (1.0 / tw) / st->sum_inv0);
     } else {
         double f = fresh_fitness(st, v, w, &tw);
         c = lf__install_size((double)r, k, f);
-        if (st->ready && others_finish_first(v, w, tw, r))
+        if (st->ready && others_finish_first(v, w, now, tw, r))
             return 0;
     }
     uint64_t m = min_chunk(st, v, tw, r);

@@ -168,6 +168,22 @@ int lf__params_get_str(struct lf__params *p, const char *key, const char **out)
     return 1;
 }
 
+int lf__params_get_onoff(struct lf__params *p, const char *key, int *out, char *err, size_t errlen)
+{
+    const char *v;
+    if (!lf__params_get_str(p, key, &v))
+        return 0;
+    if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)
+        *out = 1;
+    else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
+        *out = 0;
+    else {
+        snprintf(err, errlen, "%s: %s=%s: expected %s=on or %s=off", p->name, key, v, key, key);
+        return -EINVAL;
+    }
+    return 1;
+}
+
 int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen)
 {
     for (int i = 0; i < p->nkv; i++)
@@ -197,20 +213,11 @@ static int parse_executor_keys(struct lf__params *p, struct lf__sched *s, char *
             return -EINVAL;
         }
     }
-    static const char *const onoff[] = {"memory", "numa", "stage"};
-    int *flag[] = {&s->memory, &s->numa, &s->stage};
     s->numa = s->stage = 1;
-    for (int k = 0; k < 3; k++) {
-        if (!lf__params_get_str(p, onoff[k], &v))
-            continue;
-        if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
-            *flag[k] = 0;
-        else if (strcmp(v, "on") != 0 && strcmp(v, "1") != 0) {
-            snprintf(err, errlen, "%s: %s=%s: expected %s=on or %s=off", p->name, onoff[k], v,
-                     onoff[k], onoff[k]);
-            return -EINVAL;
-        }
-    }
+    if ((rc = lf__params_get_onoff(p, "memory", &s->memory, err, errlen)) < 0 ||
+        (rc = lf__params_get_onoff(p, "numa", &s->numa, err, errlen)) < 0 ||
+        (rc = lf__params_get_onoff(p, "stage", &s->stage, err, errlen)) < 0)
+        return rc;
     rc = lf__params_get_u64(p, "calns", 1, 1000000000, &s->cal_ns, err, errlen);
     if (rc < 0)
         return rc;

@@ -1,13 +1,14 @@
 /* lib/policy/policy.h - the contract between chunk-size policies and the
- * executors that drive them (the OpenMP dispatcher in real time, lf-sim in
- * virtual time).
+ * executors that drive them (the OpenMP dispatcher in real time, the
+ * simulator in virtual time, through the rules of lib/exec/).
  *
- * A policy is pure: it never touches threads, clocks or OS calls.  It sees a
- * read-only view of the loop (trip count, team size, each worker's measured
- * statistics) and answers "how many iterations does worker w take now, when
- * r are still unclaimed".  The executor owns concurrency (it calls chunk()
- * from any worker, possibly several times for one claim when a CAS retries)
- * and measurement (it fills struct lf__wstat).
+ * A policy is pure: it never touches threads, clocks, atomics or OS calls.
+ * It sees a read-only view of the loop (trip count, team size of at least
+ * one, each worker's measured statistics, read through the accessors below)
+ * and answers "how many iterations does worker w take now, at time now,
+ * when r are still unclaimed".  The executor owns concurrency (it calls
+ * chunk() from any worker, possibly several times for one claim when a CAS
+ * retries), measurement and time.
  */
 #ifndef LF_POLICY_H
 #define LF_POLICY_H
@@ -16,12 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "../atomics.h"
+#include <string.h>
 
 /* ---- Parameters of a schedule spec: "name[,chunk][,key=value]..." ---- */
 
-#define LF__SPEC_MAXKV 12
+#define LF__SPEC_MAXKV  12
 #define LF__SPEC_KEYLEN 16
 #define LF__SPEC_VALLEN 64
 
@@ -46,6 +46,9 @@ int lf__params_get_double(struct lf__params *p, const char *key, double lo, doub
                           char *err, size_t errlen);
 int lf__params_get_u64(struct lf__params *p, const char *key, uint64_t lo, uint64_t hi,
                        uint64_t *out, char *err, size_t errlen);
+/* key=on|off (or 1|0): 1 and *out set when present and well formed, 0 when
+ * absent, -EINVAL (message in err) otherwise. */
+int lf__params_get_onoff(struct lf__params *p, const char *key, int *out, char *err, size_t errlen);
 /* String value; returns 1 and a pointer into p when present, 0 otherwise. */
 int lf__params_get_str(struct lf__params *p, const char *key, const char **out);
 /* -EINVAL naming the first key no policy consumed, else 0. */
@@ -53,97 +56,99 @@ int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen
 
 /* ---- What the executor measures for each worker ----
  *
- * One slot per worker on its own cache lines, written only by that worker
- * (relaxed stores), read by any worker (relaxed loads; a stale value only
- * makes a chunk size slightly out of date).  Read fields through
- * lf__load_relaxed / lf__loadd_relaxed.
+ * One slot per worker on its own cache lines.  Each word has one writer (its
+ * worker, or a single-threaded executor) and readers that may run at the
+ * same time, so a word is only ever stored and loaded whole, through the
+ * four accessors below; a stale value only makes a chunk size slightly out
+ * of date.  Doubles travel as their bit patterns.  These accessors are the
+ * only place where the storage of a word shows: policies read
+ * lf__word_get(&v->w[j].iters) and never the field itself.
  */
+static inline uint64_t lf__word_get(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void lf__word_put(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+static inline double lf__word_getd(const uint64_t *p)
+{
+    uint64_t u = lf__word_get(p);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+static inline void lf__word_putd(uint64_t *p, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    lf__word_put(p, u);
+}
+
 struct lf__wstat {
-    lf__au64 chunks;       /* chunks completed, calibration included */
-    lf__au64 calib_chunks; /* of which taken during the calibration phase */
-    lf__au64 iters;        /* iterations completed */
-    lf__au64 busy_ns;      /* sum of chunk compute times */
-    lf__au64 total_ns;     /* sum of times from previous chunk's end (or loop
+    uint64_t chunks;       /* chunks completed, calibration included */
+    uint64_t calib_chunks; /* of which taken during the calibration phase */
+    uint64_t iters;        /* iterations completed */
+    uint64_t busy_ns;      /* sum of chunk compute times */
+    uint64_t total_ns;     /* sum of times from previous chunk's end (or loop
                               entry) to this chunk's end: compute + scheduling */
-    lf__au64 last_iters;   /* size of the latest completed chunk */
-    lf__au64 last_ns;      /* its compute time */
+    uint64_t last_iters;   /* size of the latest completed chunk */
+    uint64_t last_ns;      /* its compute time */
     /* Per-chunk time per iteration, in ns as doubles: running sums over the
      * chunks completed, for the mean and variance adaptive factoring needs. */
-    lf__au64 ipt_n;   /* number of chunks in the sums (uint64) */
-    lf__au64 ipt_sum; /* double: sum of (ns / iters) */
-    lf__au64 ipt_sq;  /* double: sum of (ns / iters)^2 */
+    uint64_t ipt_n;   /* number of chunks in the sums (uint64) */
+    uint64_t ipt_sum; /* double: sum of (ns / iters) */
+    uint64_t ipt_sq;  /* double: sum of (ns / iters)^2 */
     /* Calibration results (doubles, 0 when unknown):
      * calib_ipt: measured ns per iteration when calibration ended (seed 000 t_i);
      * avail: CPU time / wall time over the calibration chunks (a_i);
      * latency_ns: measured dispatch latency (l_i);
      * bm: relative performance figure (bm_i, 1 when nothing is known). */
-    lf__au64 calib_ipt;
-    lf__au64 avail;
-    lf__au64 latency_ns;
-    lf__au64 bm;
-    /* The worker's request and the chunk it computes, in ns since the loop
-     * instance started (doubles).  now_ns: when it asks (written by the
-     * worker just before chunk() runs for it); cur_start_ns / cur_iters: its
-     * chunk in flight (cur_iters 0 when it has none); stopped: 1 once the
-     * executor honoured a 0 from chunk() for it (uint64). */
-    lf__au64 now_ns;
-    lf__au64 cur_start_ns;
-    lf__au64 cur_iters;
-    lf__au64 stopped;
+    uint64_t calib_ipt;
+    uint64_t avail;
+    uint64_t latency_ns;
+    uint64_t bm;
+    /* The chunk the worker computes: cur_start_ns, when it was handed out,
+     * in ns since the loop instance started (double); cur_iters, its size (0
+     * when it has none); stopped: 1 once the executor honoured a 0 from
+     * chunk() for it, or it left the loop (uint64). */
+    uint64_t cur_start_ns;
+    uint64_t cur_iters;
+    uint64_t stopped;
     /* Affine costs of seed 003 §3 where the executor knows or measured them
      * (doubles, 0 when unknown): compute latency alpha_i, staging latency
      * beta_i, and staging time per iteration (bytes per iteration / B_i). */
-    lf__au64 comp_lat_ns;
-    lf__au64 stage_lat_ns;
-    lf__au64 stage_ns_per_iter;
+    uint64_t comp_lat_ns;
+    uint64_t stage_lat_ns;
+    uint64_t stage_ns_per_iter;
     /* Words owned by the policy's feedback hook (written by this worker only). */
-    lf__au64 pol[4];
-} LF__ALIGNED;
+    uint64_t pol[4];
+} __attribute__((aligned(64))); /* a cache line of its own */
 
 /* The read-only view a policy decides from. */
 struct lf__view {
     uint64_t n;                 /* trip count of this loop instance */
-    int nworkers;               /* team size P */
+    int nworkers;               /* team size P >= 1 */
     struct lf__wstat *w;        /* P slots, see above */
     double claim_ns;            /* measured cost of one claim, 0 if unknown */
     int calibrated_from_memory; /* calibration values came from the call site's memory */
     int one_port;               /* stagings are served one at a time (seed 003 §3.2) */
 };
 
-/* Record one completed chunk in worker w's own slot (the worker itself, or a
- * single-threaded executor, calls this).  iters >= 1; busy_ns is the chunk's
- * compute time, total_ns adds the scheduling time before it; calib says the
- * chunk belonged to the calibration phase. */
-static inline void lf__wstat_record(struct lf__wstat *s, uint64_t iters, uint64_t busy_ns,
-                                    uint64_t total_ns, int calib)
-{
-    double ipt = (double)busy_ns / (double)iters;
-    lf__store_relaxed(&s->chunks, lf__load_relaxed(&s->chunks) + 1);
-    if (calib)
-        lf__store_relaxed(&s->calib_chunks, lf__load_relaxed(&s->calib_chunks) + 1);
-    lf__store_relaxed(&s->iters, lf__load_relaxed(&s->iters) + iters);
-    lf__store_relaxed(&s->busy_ns, lf__load_relaxed(&s->busy_ns) + busy_ns);
-    lf__store_relaxed(&s->total_ns, lf__load_relaxed(&s->total_ns) + total_ns);
-    lf__store_relaxed(&s->last_iters, iters);
-    lf__store_relaxed(&s->last_ns, busy_ns);
-    lf__store_relaxed(&s->ipt_n, lf__load_relaxed(&s->ipt_n) + 1);
-    lf__stored_relaxed(&s->ipt_sum, lf__loadd_relaxed(&s->ipt_sum) + ipt);
-    lf__stored_relaxed(&s->ipt_sq, lf__loadd_relaxed(&s->ipt_sq) + ipt * ipt);
-}
-
 /* Time per iteration of worker j as last measured, in ns (0 if nothing yet). */
 static inline double lf__view_last_ipt(const struct lf__view *v, int j)
 {
-    uint64_t it = lf__load_relaxed(&v->w[j].last_iters);
-    return it ? (double)lf__load_relaxed(&v->w[j].last_ns) / (double)it : 0.0;
+    uint64_t it = lf__word_get(&v->w[j].last_iters);
+    return it ? (double)lf__word_get(&v->w[j].last_ns) / (double)it : 0.0;
 }
 
 /* ---- The descriptor ---- */
 
 enum {
-    LF__P_FIXED = 1u << 0,  /* chunk() ignores r and state: a fetch-and-add claim */
-    LF__P_STATIC = 1u << 1, /* no shared counter: partition() decides every chunk */
-    LF__P_CALIB = 1u << 2,  /* run the calibration phase, then calibrated(), then chunk() */
+    LF__P_FIXED = 1u << 0,   /* chunk() ignores r and state: a fetch-and-add claim */
+    LF__P_STATIC = 1u << 1,  /* no shared counter: partition() decides every chunk */
+    LF__P_CALIB = 1u << 2,   /* run the calibration phase, then calibrated(), then chunk() */
     LF__P_MAYSTOP = 1u << 3, /* chunk() may return 0: "worker w should stop, the others
                                 finish the rest no later"; the executor honours it unless
                                 w is the last worker still active, and then uses 1 */
@@ -169,10 +174,11 @@ struct lf__policy {
     /* Calibration is over (exclusive): every worker that calibrated has
      * calib_ipt etc. set; r iterations are unclaimed.  Optional. */
     void (*calibrated)(void *state, const struct lf__view *v, uint64_t r);
-    /* Chunk for worker w when r >= 1 iterations are unclaimed (concurrent,
-     * state read-only).  Must return >= 1 (or 0 under LF__P_MAYSTOP); the
-     * executor clips it to r. */
-    uint64_t (*chunk)(const void *state, const struct lf__view *v, int w, uint64_t r);
+    /* Chunk for worker w when r >= 1 iterations are unclaimed and the time
+     * is now (ns since the loop instance started, on the executor's clock;
+     * concurrent, state read-only).  Must return >= 1 (or 0 under
+     * LF__P_MAYSTOP); the executor clips it to r (lf__exec_claim_size). */
+    uint64_t (*chunk)(const void *state, const struct lf__view *v, int w, uint64_t r, double now);
     /* Worker w completed a chunk and its lf__wstat is up to date; the hook may
      * write v->w[w].pol[] and nothing else (runs on worker w).  Optional. */
     void (*feedback)(const void *state, const struct lf__view *v, int w);

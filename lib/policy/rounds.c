@@ -30,35 +30,35 @@ void lf__rounds_feedback(const void *state, const struct lf__view *v, int w)
 {
     (void)state;
     struct lf__wstat *s = &v->w[w];
-    uint64_t it = lf__load_relaxed(&s->last_iters);
-    double ns = (double)lf__load_relaxed(&s->last_ns);
-    double a = lf__loadd_relaxed(&s->comp_lat_ns);
+    uint64_t it = lf__word_get(&s->last_iters);
+    double ns = (double)lf__word_get(&s->last_ns);
+    double a = lf__word_getd(&s->comp_lat_ns);
     if (it) {
         /* seed 003 eq. (1): busy = alpha + chunk t, so t = (busy - alpha) / chunk. */
         double t = (ns - a) / (double)it;
-        lf__stored_relaxed(&s->pol[LF__RP_IPT], t > 0.0 ? t : ns / (double)it);
+        lf__word_putd(&s->pol[LF__RP_IPT], t > 0.0 ? t : ns / (double)it);
     }
-    uint64_t tot = lf__load_relaxed(&s->total_ns);
-    double prev = lf__loadd_relaxed(&s->pol[LF__RP_TOTAL]);
-    lf__stored_relaxed(&s->pol[LF__RP_PERIOD], (double)tot - prev);
-    lf__stored_relaxed(&s->pol[LF__RP_TOTAL], (double)tot);
+    uint64_t tot = lf__word_get(&s->total_ns);
+    double prev = lf__word_getd(&s->pol[LF__RP_TOTAL]);
+    lf__word_putd(&s->pol[LF__RP_PERIOD], (double)tot - prev);
+    lf__word_putd(&s->pol[LF__RP_TOTAL], (double)tot);
 }
 
 double lf__rounds_ipt(const struct lf__view *v, int j)
 {
-    double t = lf__loadd_relaxed(&v->w[j].pol[LF__RP_IPT]);
+    double t = lf__word_getd(&v->w[j].pol[LF__RP_IPT]);
     if (t > 0.0 && isfinite(t))
         return t;
     /* No chunk seen by the hook (calibration from the call site's memory). */
-    t = lf__loadd_relaxed(&v->w[j].calib_ipt);
+    t = lf__word_getd(&v->w[j].calib_ipt);
     return t > 0.0 && isfinite(t) ? t : 0.0;
 }
 
 double lf__rounds_overhead(const struct lf__view *v, int j)
 {
-    double a = lf__loadd_relaxed(&v->w[j].comp_lat_ns);
-    double b = lf__loadd_relaxed(&v->w[j].stage_lat_ns);
-    double l = lf__loadd_relaxed(&v->w[j].latency_ns);
+    double a = lf__word_getd(&v->w[j].comp_lat_ns);
+    double b = lf__word_getd(&v->w[j].stage_lat_ns);
+    double l = lf__word_getd(&v->w[j].latency_ns);
     double o = a + (b > l ? b : l) + (v->claim_ns > 0.0 ? v->claim_ns : 0.0);
     return isfinite(o) && o > 0.0 ? o : 0.0;
 }

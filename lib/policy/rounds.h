@@ -42,7 +42,7 @@ double lf__rounds_overhead(const struct lf__view *v, int j);
 /* Whether worker j has done no chunk since calibration ended. */
 static inline uint64_t lf__rounds_done(const struct lf__view *v, int j)
 {
-    return lf__load_relaxed(&v->w[j].chunks) - lf__load_relaxed(&v->w[j].calib_chunks);
+    return lf__word_get(&v->w[j].chunks) - lf__word_get(&v->w[j].calib_chunks);
 }
 
 /* ---- UMR (seed 003) ---- */

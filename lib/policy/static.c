@@ -23,7 +23,8 @@ static int static_parse(void *state, struct lf__params *p, char *err, size_t err
 }
 
 /* Unused for LF__P_STATIC; present because every policy answers chunk(). */
-static uint64_t static_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t static_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                             double now)
 {
     return 1;
 }
@@ -33,7 +34,7 @@ static uint64_t static_partition(const void *state, const struct lf__view *v, in
                                  uint64_t *start)
 {
     const struct static_state *s = state;
-    uint64_t n = v->n, P = v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    uint64_t n = v->n, P = (uint64_t)v->nworkers;
     if (w < 0 || (uint64_t)w >= P || n == 0)
         return 0;
     if (s->c == 0) {

@@ -16,7 +16,8 @@ static int trad_parse(void *state, struct lf__params *p, char *err, size_t errle
     return 0;
 }
 
-static uint64_t trad_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t trad_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                           double now)
 {
     (void)state;
     (void)v;

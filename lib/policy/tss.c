@@ -47,7 +47,7 @@ static int tss_parse(void *state, struct lf__params *p, char *err, size_t errlen
 /* Fill f and d for v's loop. */
 static void tss_setup(struct tss_state *s, const struct lf__view *v)
 {
-    uint64_t P = v->nworkers > 0 ? (uint64_t)v->nworkers : 1;
+    uint64_t P = (uint64_t)v->nworkers;
     uint64_t f = lf__div_ceil(v->n, 2 * P);
     s->n = v->n;
     s->nworkers = v->nworkers;
@@ -62,7 +62,8 @@ static void tss_start(void *state, const struct lf__view *v)
     tss_setup(state, v);
 }
 
-static uint64_t tss_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t tss_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                          double now)
 {
     struct tss_state local;
     const struct tss_state *s = state;

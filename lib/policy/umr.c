@@ -65,22 +65,12 @@ struct umr {
 static int parse_common(struct umr *st, struct lf__params *p, const char *form, char *err,
                         size_t errlen)
 {
-    const char *val;
     int rc = lf__no_chunk(p, form, err, errlen);
     if (rc)
         return rc;
     st->select = 1;
-    if (lf__params_get_str(p, "select", &val)) {
-        if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
-            st->select = 1;
-        else if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0)
-            st->select = 0;
-        else {
-            snprintf(err, errlen, "%s: select=%s: expected on or off; accepted: %s", p->name, val,
-                     form);
-            return -EINVAL;
-        }
-    }
+    if ((rc = lf__params_get_onoff(p, "select", &st->select, err, errlen)) < 0)
+        return rc;
     return 0;
 }
 
@@ -113,7 +103,7 @@ static double t_of(const struct umr *st, const struct lf__view *v, int j)
 
 static int selected(const struct umr *st, const struct lf__view *v, int j)
 {
-    double s = lf__loadd_relaxed(&v->w[j].stage_ns_per_iter);
+    double s = lf__word_getd(&v->w[j].stage_ns_per_iter);
     return s < st->thr_s || (s == st->thr_s && j <= st->thr_idx);
 }
 
@@ -162,9 +152,9 @@ static void umr_calibrated(void *state, const struct lf__view *v, uint64_t r)
     if (!c) {
         /* No room to rank: everybody, planned as one team. */
         for (int j = 0; j < P; j++)
-            lf__umr_sums_add(&s, t_of(st, v, j), lf__loadd_relaxed(&v->w[j].comp_lat_ns),
-                             lf__loadd_relaxed(&v->w[j].stage_lat_ns),
-                             lf__loadd_relaxed(&v->w[j].stage_ns_per_iter));
+            lf__umr_sums_add(&s, t_of(st, v, j), lf__word_getd(&v->w[j].comp_lat_ns),
+                             lf__word_getd(&v->w[j].stage_lat_ns),
+                             lf__word_getd(&v->w[j].stage_ns_per_iter));
         lf__umr_plan_make(&st->plan, &s, W);
         st->thr_s = INFINITY;
         st->thr_idx = P;
@@ -173,9 +163,9 @@ static void umr_calibrated(void *state, const struct lf__view *v, uint64_t r)
         return;
     }
     for (int j = 0; j < P; j++)
-        c[j] = (struct cand){lf__loadd_relaxed(&v->w[j].stage_ns_per_iter), t_of(st, v, j),
-                             lf__loadd_relaxed(&v->w[j].comp_lat_ns),
-                             lf__loadd_relaxed(&v->w[j].stage_lat_ns), j};
+        c[j] = (struct cand){lf__word_getd(&v->w[j].stage_ns_per_iter), t_of(st, v, j),
+                             lf__word_getd(&v->w[j].comp_lat_ns),
+                             lf__word_getd(&v->w[j].stage_lat_ns), j};
     qsort(c, (size_t)P, sizeof *c, cand_cmp);
     double best = INFINITY;
     int bestm = P;
@@ -204,10 +194,11 @@ static void umr_calibrated(void *state, const struct lf__view *v, uint64_t r)
 }
 
 /* The last round: w's share of r so that the active selected workers
- * finish together (see the header); 0 when the others finish r sooner. */
-static uint64_t finish_together(const struct umr *st, const struct lf__view *v, int w, uint64_t r)
+ * finish together (see the header), planned at time now; 0 when the
+ * others finish r sooner. */
+static uint64_t finish_together(const struct umr *st, const struct lf__view *v, int w, uint64_t r,
+                                double now)
 {
-    double now = lf__loadd_relaxed(&v->w[w].now_ns);
     double T = INFINITY, rw = 0.0, ow = 0.0;
     /* T solves sum_i rho_i (T - g_i)^+ = r with g_i = free_i + o_i: start
      * from everybody and drop those that would get nothing (a few passes). */
@@ -215,10 +206,9 @@ static uint64_t finish_together(const struct umr *st, const struct lf__view *v, 
     if (v->one_port) {
         /* One port: w's staging waits for the stagings in flight to end. */
         for (int i = 0; i < v->nworkers; i++) {
-            uint64_t busy = i == w ? 0 : lf__load_relaxed(&v->w[i].cur_iters);
-            double e = lf__loadd_relaxed(&v->w[i].cur_start_ns) +
-                       lf__loadd_relaxed(&v->w[i].stage_lat_ns) +
-                       (double)busy * lf__loadd_relaxed(&v->w[i].stage_ns_per_iter);
+            uint64_t busy = i == w ? 0 : lf__word_get(&v->w[i].cur_iters);
+            double e = lf__word_getd(&v->w[i].cur_start_ns) + lf__word_getd(&v->w[i].stage_lat_ns) +
+                       (double)busy * lf__word_getd(&v->w[i].stage_ns_per_iter);
             if (busy && e > port)
                 port = e;
         }
@@ -226,15 +216,14 @@ static uint64_t finish_together(const struct umr *st, const struct lf__view *v, 
     for (int pass = 0; pass < 8; pass++) {
         double srho = 0.0, sg = 0.0, maxg = -INFINITY;
         for (int i = 0; i < v->nworkers; i++) {
-            if (i != w && (lf__load_relaxed(&v->w[i].stopped) || !selected(st, v, i)))
+            if (i != w && (lf__word_get(&v->w[i].stopped) || !selected(st, v, i)))
                 continue;
-            double t = t_of(st, v, i), si = lf__loadd_relaxed(&v->w[i].stage_ns_per_iter);
-            double o =
-                lf__loadd_relaxed(&v->w[i].comp_lat_ns) + lf__loadd_relaxed(&v->w[i].stage_lat_ns);
+            double t = t_of(st, v, i), si = lf__word_getd(&v->w[i].stage_ns_per_iter);
+            double o = lf__word_getd(&v->w[i].comp_lat_ns) + lf__word_getd(&v->w[i].stage_lat_ns);
             double rho = 1.0 / (t + si), g = now;
-            uint64_t busy = i == w ? 0 : lf__load_relaxed(&v->w[i].cur_iters);
+            uint64_t busy = i == w ? 0 : lf__word_get(&v->w[i].cur_iters);
             if (busy) {
-                double end = lf__loadd_relaxed(&v->w[i].cur_start_ns) + o + (double)busy / rho;
+                double end = lf__word_getd(&v->w[i].cur_start_ns) + o + (double)busy / rho;
                 g = end > now ? end : now;
             }
             g += o;
@@ -262,11 +251,12 @@ static uint64_t finish_together(const struct umr *st, const struct lf__view *v, 
     return lf__chunk_round(c, r);
 }
 
-static uint64_t umr_chunk(const void *state, const struct lf__view *v, int w, uint64_t r)
+static uint64_t umr_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
+                          double now)
 {
     const struct umr *st = state;
     if (!st->ready)
-        return lf__div_ceil(r, 2 * (uint64_t)(v->nworkers > 0 ? v->nworkers : 1));
+        return lf__div_ceil(r, 2 * (uint64_t)v->nworkers);
     if (!selected(st, v, w))
         return 0;
     uint64_t j = lf__rounds_done(v, w);
@@ -279,10 +269,10 @@ static uint64_t umr_chunk(const void *state, const struct lf__view *v, int w, ui
         return lf__fac_chunk(NULL, &tv, r, NULL);
     }
     if (!st->rumr && j + 1 >= (uint64_t)p->M)
-        return finish_together(st, v, w, r);
+        return finish_together(st, v, w, r, now);
     /* Round j < M-1 (rumr: j < M): equal compute time t_j (§5.2, eq. 8). */
     double tj = (lf__umr_round(p, (int)j) + p->C) / p->A;
-    double c = (tj - lf__loadd_relaxed(&v->w[w].comp_lat_ns)) / t_of(st, v, w);
+    double c = (tj - lf__word_getd(&v->w[w].comp_lat_ns)) / t_of(st, v, w);
     return lf__chunk_round(c, r);
 }
 

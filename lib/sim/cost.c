@@ -211,8 +211,3 @@ void lf__sim_workload_free(struct lf__sim_workload *wl)
     free(wl->prefix);
     wl->prefix = NULL;
 }
-
-double lf__sim_kfactor(double S, double cv)
-{
-    return pow(log(S), cv);
-}

@@ -1,6 +1,7 @@
-/* lib/sim/engine.c - the discrete-event engine behind lf-sim.
+/* lib/sim/engine.c - the discrete-event engine behind lf-sim: the
+ * virtual-time executor.
  *
- * The engine plays the dispatcher's rules (lib/dispatch/loop.c) with one
+ * The engine applies the executor protocol (lib/exec/) with one
  * event per worker at a time in a min-heap ordered by (virtual time, worker
  * index), so that equal times resolve to the lower index and every run is
  * reproducible.  Popping worker w's event completes its chunk (statistics,
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "policy/locality.h"
 #include "sim/sim.h"
 
@@ -103,6 +105,7 @@ struct sim {
     struct lf__sim_result *res;
     void *pstate;
     struct lf__view view;
+    struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     struct wsim *ws;
     struct heap h;
     uint64_t n, next;    /* trip count; shared counter (iterations claimed) */
@@ -319,21 +322,17 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
                                     .home = home,
                                     .staged = staged};
     x->state = W_BUSY;
-    lf__stored_relaxed(&S->view.w[i].cur_start_ns, t * 1e9);
-    lf__store_relaxed(&S->view.w[i].cur_iters, c);
+    lf__exec_chunk_begin(&S->ex, i, t * 1e9, c);
     heap_push(&S->h, (struct ev){end, i});
 }
 
-/* Seed 000 §3.1 (times-only): worker i's calibration is in.  As in the
- * dispatcher, t_i is its time per iteration over all its calibration chunks. */
+/* Worker i's calibration is in (seed 000 §3.1, times only): the model's
+ * availability is 1, its latency the staging latency, its performance
+ * figure its speed relative to the fastest. */
 static void report(struct sim *S, int i)
 {
-    struct lf__wstat *w = &S->view.w[i];
-    lf__stored_relaxed(&w->calib_ipt,
-                       (double)lf__load_relaxed(&w->busy_ns) / (double)lf__load_relaxed(&w->iters));
-    lf__stored_relaxed(&w->avail, 1.0);
-    lf__stored_relaxed(&w->latency_ns, lf__loadd_relaxed(&w->stage_lat_ns));
-    lf__stored_relaxed(&w->bm, S->pf->w[i].speed / S->max_speed);
+    lf__exec_calib_report(&S->ex, i, 1.0, lf__word_getd(&S->view.w[i].stage_lat_ns),
+                          S->pf->w[i].speed / S->max_speed);
     S->ws[i].cal_pending = 0;
     S->nreported++;
 }
@@ -348,8 +347,8 @@ static void complete(struct sim *S, int i, double t)
     uint64_t busy = to_ns(busy_s), total = to_ns(c->end - x->prev_end);
     if (total < busy)
         total = busy;
-    lf__store_relaxed(&S->view.w[i].cur_iters, 0);
-    lf__wstat_record(&S->view.w[i], c->size, busy, total, c->calib);
+    int reported = lf__exec_chunk_done(&S->ex, i, c->size, busy, total, c->calib,
+                                       S->calibrating && x->cal_pending, &x->cal_size);
     r->busy += busy_s;
     r->stage += c->stage_end - c->start;
     r->end = c->end;
@@ -371,19 +370,12 @@ static void complete(struct sim *S, int i, double t)
         S->o->on_chunk(S->o->ctx, c);
     x->prev_end = t;
     x->state = W_IDLE;
-    if (S->calibrating && x->cal_pending) {
-        if (S->sched->cal_paper || busy >= S->sched->cal_ns)
-            report(S, i);
-        else if (x->cal_size < (UINT64_MAX >> 2))
-            x->cal_size *= 2; /* too short to time: grow geometrically */
-    }
-    if (S->pol->feedback)
-        S->pol->feedback(S->pstate, &S->view, i);
+    if (reported)
+        report(S, i);
     if (S->calibrating && S->nreported == S->view.nworkers) {
         S->calibrating = 0;
         S->res->calib_end = t;
-        if (S->pol->calibrated)
-            S->pol->calibrated(S->pstate, &S->view, S->left);
+        lf__exec_calib_end(&S->ex, S->left);
         if (S->sched->cal_paper) {
             /* Everyone waited: the whole team claims now, in index order
              * (the heap's tie rule), this worker included. */
@@ -432,34 +424,28 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             x->state = W_WAIT; /* seed 000: the team waits for the last report */
             return 0;
         }
-        c = x->cal_size;
+        c = lf__exec_clip(x->cal_size, r);
     } else {
-        lf__stored_relaxed(&S->view.w[i].now_ns, t * 1e9);
-        c = S->pol->chunk(S->pstate, &S->view, i, r);
-        if (c == 0 && (S->pol->flags & LF__P_MAYSTOP) && S->active > 1) {
+        c = lf__exec_claim_size(&S->ex, i, r, t * 1e9);
+        if (c == 0 && S->active > 1) {
             /* The policy says the others finish the rest no later. */
-            lf__store_relaxed(&S->view.w[i].stopped, 1);
+            lf__exec_worker_gone(&S->ex, i);
             x->state = W_DONE;
             S->active--;
             return 0;
         }
-        if (c == 0)
-            c = 1;
+        c = lf__exec_clip(c, r);
     }
     int from = -1;
     if (S->loc) {
-        /* lib/policy/locality.h, applied as the dispatcher does. */
+        /* The same pick and chunk rules as the dispatcher's domain claim. */
         int me = S->pf->w[i].domain;
         from = lf__loc_pick(S->rem, S->D, me);
-        if (from == me)
-            c = c < S->rem[me] ? c : S->rem[me];
-        else
-            c = lf__loc_steal(c, &x->times, S->stage, S->rem[from], S->owners[from]);
+        c = lf__exec_domain_chunk(c, me, from, S->rem[from], S->owners[from], S->view.nworkers,
+                                  S->D, &x->times, S->stage);
         lo = S->hhi[from] - S->rem[from];
         S->rem[from] -= c;
     } else {
-        if (c > r)
-            c = r;
         lo = S->next;
         S->next += c;
     }
@@ -505,21 +491,21 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.passes = wl->passes ? wl->passes : 1;
     if (S.D > 0)
         place(&S);
-    /* As lf__loc_init: the runtime learns a blocked home only, and stages
-     * only a loop that declares inputs (bytes_per_iter > 0 here). */
+    /* The runtime learns a blocked home only, and stages only a loop that
+     * declares inputs (bytes_per_iter > 0 here). */
     S.homed = S.D >= 2 && S.n > 0 && S.home != LF__SIM_HOME_INTERLEAVE;
-    S.loc = S.homed && s->numa;
-    S.stage = S.homed && s->stage && pf->bytes_per_iter > 0;
+    struct lf__loc_modes modes = lf__exec_loc_modes(s, S.homed, pf->bytes_per_iter > 0);
+    S.loc = modes.loc;
+    S.stage = modes.staging;
     res->ndom = S.D;
-    res->numa = S.loc;
+    res->numa = S.homed && s->numa; /* the key in force (a static partition ignores it) */
     res->stage = S.stage;
     uint64_t pstate[LF__POLICY_STATE_MAX / 8];
-    memcpy(pstate, s->state, sizeof pstate); /* the template stays untouched */
-    S.pstate = pstate;
+    S.pstate = pstate; /* lf__exec_start copies the template: it stays untouched */
     res->w = calloc((size_t)P, sizeof *res->w);
     S.ws = calloc((size_t)P, sizeof *S.ws);
     S.h.a = malloc((size_t)P * sizeof *S.h.a);
-    S.view.w = aligned_alloc(LF__CACHELINE, (size_t)P * sizeof *S.view.w);
+    S.view.w = aligned_alloc(_Alignof(struct lf__wstat), (size_t)P * sizeof *S.view.w);
     if (!res->w || !S.ws || !S.h.a || !S.view.w) {
         snprintf(err, errlen, "out of memory for %d workers", P);
         rc = -ENOMEM;
@@ -549,19 +535,18 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
          * domains, staging costs are those of the worker's expected remote
          * share, and only when it stages (unstaged, they are compute). */
         double share = S.D == 0 ? 1.0 : S.stage ? remote_share(&S, i, dom_speed, sum_speed) : 0.0;
-        lf__stored_relaxed(&S.view.w[i].comp_lat_ns, pf->w[i].latency * 1e9);
-        lf__stored_relaxed(&S.view.w[i].stage_lat_ns, share * pf->w[i].stage_lat * 1e9);
+        lf__word_putd(&S.view.w[i].comp_lat_ns, pf->w[i].latency * 1e9);
+        lf__word_putd(&S.view.w[i].stage_lat_ns, share * pf->w[i].stage_lat * 1e9);
         if (pf->w[i].bandwidth > 0)
-            lf__stored_relaxed(&S.view.w[i].stage_ns_per_iter,
-                               share * pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
+            lf__word_putd(&S.view.w[i].stage_ns_per_iter,
+                          share * pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
         S.ws[i].cal_size = 1;
         S.ws[i].cal_pending = 1;
         /* Equal times in index order: already a valid heap. */
         S.h.a[S.h.n++] = (struct ev){0.0, i};
     }
-    if (S.pol->start)
-        S.pol->start(S.pstate, &S.view);
-    S.calibrating = (S.pol->flags & LF__P_CALIB) && !(S.pol->flags & LF__P_STATIC);
+    S.ex = (struct lf__exec){s, S.pstate, &S.view};
+    S.calibrating = lf__exec_start(&S.ex, NULL, NULL);
     while (S.h.n) {
         struct ev e = heap_pop(&S.h);
         res->events++;

@@ -208,7 +208,4 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
                 struct lf__sim_result *res, char *err, size_t errlen);
 void lf__sim_result_free(struct lf__sim_result *res);
 
-/* Seed 000 eq. (8): the installment factor k = ln(S)^CV. */
-double lf__sim_kfactor(double S, double cv);
-
 #endif

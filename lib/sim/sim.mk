@@ -10,7 +10,7 @@ lib_sim_libsim_la_SOURCES = \
 
 bin_PROGRAMS += bench/lf-sim
 bench_lf_sim_SOURCES = bench/lf-sim.c tools/json_str.h
-bench_lf_sim_LDADD = lib/sim/libsim.la libloopfarm-internal.la -lm
+bench_lf_sim_LDADD = lib/sim/libsim.la libloopfarm-core.la -lm
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_sim

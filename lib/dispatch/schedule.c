@@ -1,4 +1,5 @@
-/* lib/omp/schedule.c - public schedule objects and LF_SCHEDULE. */
+/* lib/dispatch/schedule.c - public schedule objects, and LF_SCHEDULE: the schedule of loops that
+ * name none. */
 #include "config.h"
 
 #include <errno.h>
@@ -57,8 +58,8 @@ static void parse_default(void)
     if (env && *env) {
         if (lf__sched_parse(env, &default_sched.s, err, sizeof err) == 0)
             return;
-        fprintf(stderr, "loopfarm: LF_SCHEDULE=\"%s\": %s; running loops under \"dynamic\"\n",
-                env, err);
+        fprintf(stderr, "loopfarm: LF_SCHEDULE=\"%s\": %s; running loops under \"dynamic\"\n", env,
+                err);
     }
     if (lf__sched_parse("dynamic", &default_sched.s, err, sizeof err) != 0)
         abort(); /* the registry lacks dynamic: a build error, not a user's */

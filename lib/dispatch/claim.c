@@ -1,0 +1,220 @@
+/* lib/dispatch/claim.c - lf_loop_next: the path every chunk takes.
+ *
+ * An instance's claim variant (lib/exec/exec.h, enum lf__claim_kind) is
+ * chosen once when its slot is initialised and stored as a function, so
+ * the per-chunk path below has no ladder: complete the previous chunk,
+ * size the next (calibration, or the policy through lf__exec_claim_size),
+ * claim it with the slot's function, hand it out (staged when remote).
+ */
+#include "config.h"
+
+#include "dispatch/dispatch.h"
+#include "platform/clock.h"
+
+/* Let member tid stop when its policy says the others finish the rest: only
+ * while another member is still active, so that someone always does. */
+static int try_stop(struct lf_loop *l, struct lf__slot *s, int tid)
+{
+    uint64_t a = lf__load_relaxed(&s->active);
+    while (a > 1)
+        /* acq_rel: a stop is decided against the latest count of the others. */
+        if (lf__cas_acq_rel(&s->active, &a, a - 1)) {
+            l->thr[tid].stopped = 1;
+            lf__exec_worker_gone(&s->ex, tid);
+            return 1;
+        }
+    return 0;
+}
+
+/* The size of tid's claim from r >= 1 unclaimed iterations: want when
+ * calibrating, else the policy's; 0 when the policy stopped tid. */
+static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                           double now, uint64_t r)
+{
+    if (want)
+        return want < r ? want : r;
+    uint64_t c = lf__exec_claim_size(&s->ex, tid, r, now);
+    if (c == 0 && try_stop(l, s, tid))
+        return 0;
+    return c ? c : 1;
+}
+
+/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add; a team
+ * of one needs no read-modify-write. */
+static inline uint64_t claim_fetch_add(struct lf__slot *s, uint64_t *lo)
+{
+    uint64_t c = s->fa_chunk, at;
+    if (s->solo) {
+        at = lf__load_relaxed(&s->next);
+        lf__store_relaxed(&s->next, at < s->n ? at + c : at);
+    } else {
+        /* Relaxed: the range is the only thing the counter hands out. */
+        at = lf__fetch_add_relaxed(&s->next, c);
+    }
+    *lo = at;
+    return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
+}
+
+static uint64_t claim_fa(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,
+                         uint64_t *lo)
+{
+    return claim_fetch_add(s, lo);
+}
+
+/* LF__CLAIM_CAS: sized from the remainder, claimed with a CAS loop. */
+static uint64_t claim_cas(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,
+                          uint64_t *lo)
+{
+    uint64_t cur = lf__load_relaxed(&s->next);
+    while (cur < s->n) {
+        uint64_t c = size_claim(l, s, tid, want, now, s->n - cur);
+        if (!c)
+            return 0;
+        /* Relaxed: the range is the only thing the counter hands out. */
+        if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
+            *lo = cur;
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* LF__CLAIM_STATIC: the policy's partition, no shared counter. */
+static uint64_t claim_static(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                             double now, uint64_t *lo)
+{
+    const struct lf__policy *pol = l->sched.pol;
+    return pol->partition(s->pstate, &s->view, tid, l->thr[tid].k++, lo);
+}
+
+/* LF__CLAIM_DOMAINS: from the member's own domain's range while it has
+ * any, else from the fullest (lib/policy/locality.h); the claim is sized
+ * against the whole loop's remainder, then for the range it comes from. */
+static uint64_t claim_domains(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                              double now, uint64_t *lo)
+{
+    struct lf__thr *th = &l->thr[tid];
+    uint64_t nx[LF__MAXDOM], rem[LF__MAXDOM];
+    for (;;) {
+        uint64_t r = 0;
+        for (int d = 0; d < s->ndom; d++) {
+            nx[d] = lf__load_relaxed(&s->dom[d].next);
+            rem[d] = nx[d] < s->dom[d].hi ? s->dom[d].hi - nx[d] : 0;
+            r += rem[d];
+        }
+        int d = lf__loc_pick(rem, s->ndom, th->dom);
+        if (d < 0)
+            return 0;
+        uint64_t c = size_claim(l, s, tid, want, now, r);
+        if (!c)
+            return 0;
+        c = lf__exec_domain_chunk(c, th->dom, d, rem[d], (int)lf__load_relaxed(&s->dom[d].owners),
+                                  l->P, s->ndom, &th->times, s->staging);
+        /* Relaxed: the range is the only thing the counter hands out. */
+        if (lf__cas_weak_relaxed(&s->dom[d].next, &nx[d], nx[d] + c)) {
+            *lo = nx[d];
+            th->chunk_home = d;
+            return c;
+        }
+    }
+}
+
+lf__claim_fn lf__claim_of(enum lf__claim_kind kind)
+{
+    switch (kind) {
+    case LF__CLAIM_FETCH_ADD:
+        return claim_fa;
+    case LF__CLAIM_STATIC:
+        return claim_static;
+    case LF__CLAIM_DOMAINS:
+        return claim_domains;
+    case LF__CLAIM_CAS:
+        break;
+    }
+    return claim_cas;
+}
+
+/* The calibration chunk member tid asks for now: its calibration size
+ * while the team calibrates (0 once the first round has begun).  In the
+ * paper's mode a member whose calibration is in waits for the team's. */
+static uint64_t calibration_want(struct lf_loop *l, struct lf__slot *s, struct lf__thr *th)
+{
+    if (lf__load_acquire(&s->phase) != LF__PHASE_CALIB)
+        return 0;
+    if (!th->calibrating && l->sched.cal_paper) {
+        unsigned spins = 0;
+        while (lf__load_acquire(&s->phase) == LF__PHASE_CALIB && lf__unclaimed(s) > 0)
+            lf__backoff(&spins);
+    }
+    return lf__load_acquire(&s->phase) == LF__PHASE_CALIB ? th->cal_size : 0;
+}
+
+/* Every chunk of a timed loop: kept out of line so that the fast path in
+ * lf_loop_next needs no stack frame. */
+static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__slot *s, int tid,
+                                                long *first, unsigned long *count)
+{
+    struct lf__thr *th = &l->thr[tid];
+    uint64_t lo = 0, c;
+    if (th->pend_n) {
+        /* The next piece of a staged chunk: the chunk is not over. */
+        c = lf__stage_next_piece(l, s, tid, &lo);
+        *first = lf__index_of(s, lo);
+        *count = c;
+        return 1;
+    }
+    uint64_t now = lf__ticks();
+    if (th->chunk_n)
+        lf__chunk_complete(l, s, tid, now);
+    if (th->stopped)
+        return 0;
+    double now_ns = (double)lf__ticks_to_ns(now - s->t_begin);
+    uint64_t want = calibration_want(l, s, th);
+    c = s->claim(l, s, tid, want, now_ns, &lo);
+    if (!c) {
+        th->chunk_n = 0;
+        return 0;
+    }
+    if (want && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0) {
+        th->cal_t0 = now; /* the calibration's wall and CPU time begin */
+        th->cal_cpu0 = lf__thread_cpu_ns();
+    }
+    th->chunk_lo = lo;
+    th->chunk_n = c;
+    th->chunk_calib = want != 0;
+    lf__exec_chunk_begin(&s->ex, tid, now_ns, c);
+    th->chunk_staged = 0;
+    th->stage_later = 0;
+    uint64_t give = lf__located(s) ? lf__stage_inputs(l, s, tid, lo, c) : c;
+    th->t_start = th->chunk_staged ? th->t_staged : lf__ticks(); /* compute begins */
+    *first = lf__index_of(s, lo);
+    *count = give;
+    return 1;
+}
+
+int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
+{
+    if (!l || (unsigned)tid >= (unsigned)l->P)
+        return 0; /* misuse: no chunk, nothing touched */
+    struct lf__thr *th = &l->thr[tid];
+    struct lf__slot *s = th->cur;
+    uint64_t lo, c;
+    if (!s)
+        return 0;
+    if (s->untimed) {
+        /* Nobody reads this schedule's times: claim, no clock.  The fixed
+         * size counts nothing either: its loop has ceil(n / c) chunks. */
+        if (s->kind == LF__CLAIM_FETCH_ADD) {
+            c = claim_fetch_add(s, &lo);
+        } else if ((c = s->claim(l, s, tid, 0, 0.0, &lo)) != 0) {
+            th->fast_chunks++;
+            th->fast_iters += c;
+        }
+        if (!c)
+            return 0;
+        *first = lf__index_of(s, lo);
+        *count = c;
+        return 1;
+    }
+    return next_timed(l, s, tid, first, count);
+}

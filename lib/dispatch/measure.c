@@ -1,0 +1,79 @@
+/* lib/dispatch/measure.c - what a member measures of a chunk it completed:
+ * compute and scheduling time, the trace record, its calibration report
+ * (the last report ends the team's calibration).  The rules are
+ * lib/exec/'s; this file adds the clocks and the team's counters. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "dispatch/dispatch.h"
+#include "platform/clock.h"
+#include "platform/platform.h"
+
+uint64_t lf__unclaimed(const struct lf__slot *s)
+{
+    if (s->loc)
+        return lf__loc_unclaimed(s);
+    uint64_t used = lf__load_relaxed(&s->next);
+    return used < s->n ? s->n - used : 0;
+}
+
+/* The team's calibration is in: run calibrated() once (whoever gets here
+ * first) and open the first round. */
+static void end_calibration(struct lf__slot *s)
+{
+    uint64_t zero = 0;
+    if (!lf__cas_acq_rel(&s->calib_claimed, &zero, 1))
+        return;
+    lf__exec_calib_end(&s->ex, lf__unclaimed(s));
+    /* Release: the policy state written above is visible to every member
+     * that sees the RUN phase (they load it with acquire). */
+    lf__store_release(&s->phase, LF__PHASE_RUN);
+}
+
+/* Append the chunk [lo, hi) computed from ticks start to end to member
+ * tid's trace buffer. */
+static void trace_chunk(struct lf__slot *s, int tid, uint64_t lo, uint64_t hi, uint64_t start,
+                        uint64_t end)
+{
+    struct lf__trace_buf *b = &s->trace[tid];
+    if (b->len == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        struct lf__trace_rec *r = realloc(b->rec, cap * sizeof *r);
+        if (r) {
+            b->rec = r;
+            b->cap = cap;
+        }
+    }
+    if (b->len < b->cap)
+        b->rec[b->len++] = (struct lf__trace_rec){lo, hi, start, end};
+}
+
+void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t now)
+{
+    struct lf__thr *th = &l->thr[tid];
+    uint64_t busy = lf__ticks_to_ns(now - th->t_start);
+    uint64_t total = lf__ticks_to_ns(now - th->t_prev_end);
+    if (th->stage_later && th->stage_later < busy) /* later pieces' copies */
+        busy -= th->stage_later;
+    if (lf__located(s))
+        lf__stage_chunk_done(l, s, tid, busy);
+    if (s->trace)
+        trace_chunk(s, tid, th->chunk_lo, th->chunk_lo + th->chunk_n, th->t_start, now);
+    if (lf__exec_chunk_done(&s->ex, tid, th->chunk_n, busy, total, th->chunk_calib, th->calibrating,
+                            &th->cal_size)) {
+        /* Its calibration is in, over all its calibration chunks: the
+         * share of the wall time it had a CPU, and what scheduling cost. */
+        uint64_t cpu = lf__thread_cpu_ns() - th->cal_cpu0;
+        uint64_t wall = lf__ticks_to_ns(now - th->cal_t0);
+        lf__exec_calib_report(&s->ex, tid, wall ? fmin(1.0, (double)cpu / (double)wall) : 1.0,
+                              (double)(total - busy), lf__perf_bm_self());
+        th->calibrating = 0;
+        /* acq_rel: our calibration values are visible to the member that
+         * sees the count complete and runs calibrated(). */
+        if (lf__fetch_add_acq_rel(&s->calib_reports, 1) + 1 == (uint64_t)l->P)
+            end_calibration(s);
+    }
+    th->t_prev_end = now;
+}

@@ -1,0 +1,210 @@
+/* lib/exec/exec.c - the executor protocol (contracts in exec.h). */
+#include <math.h>
+#include <string.h>
+
+#include "exec/exec.h"
+
+enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int located,
+                                        uint64_t *fa_chunk)
+{
+    const struct lf__policy *pol = x->sched->pol;
+    const struct lf__view *v = x->view;
+    *fa_chunk = 0;
+    if (loc)
+        return LF__CLAIM_DOMAINS;
+    if (pol->flags & LF__P_STATIC)
+        return LF__CLAIM_STATIC;
+    if ((pol->flags & LF__P_FIXED) && !lf__exec_calibrates(x->sched) && !located) {
+        uint64_t c = pol->chunk(x->pstate, v, 0, v->n ? v->n : 1, 0.0);
+        if (c == 0)
+            c = 1;
+        /* Each worker overshoots n by at most one chunk before it sees the
+         * end, so the counter stays below n + (P + 1) c. */
+        if (c <= (UINT64_MAX - v->n) / ((uint64_t)v->nworkers + 1)) {
+            *fa_chunk = c;
+            return LF__CLAIM_FETCH_ADD;
+        }
+    }
+    return LF__CLAIM_CAS;
+}
+
+uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double now)
+{
+    const struct lf__policy *pol = x->sched->pol;
+    uint64_t c = pol->chunk(x->pstate, x->view, w, r, now);
+    if (c == 0 && (pol->flags & LF__P_MAYSTOP))
+        return 0;
+    return lf__exec_clip(c, r);
+}
+
+uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
+                               int ndom, const struct lf__loc_times *t, int staging)
+{
+    if (d == self)
+        return lf__exec_clip(c, rem);
+    if (owners <= 0)
+        owners = P / ndom;
+    return lf__loc_steal(c, t, staging, rem, owners);
+}
+
+int lf__exec_needs_times(const struct lf__sched *s)
+{
+    return s->pol->feedback || (s->pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
+}
+
+int lf__exec_calibrates(const struct lf__sched *s)
+{
+    return (s->pol->flags & LF__P_CALIB) && !(s->pol->flags & LF__P_STATIC);
+}
+
+int lf__exec_mem_wanted(const struct lf__sched *s)
+{
+    return (s->pol->flags & (LF__P_CALIB | LF__P_MEASURE | LF__P_MAYSTOP)) != 0;
+}
+
+int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0)
+{
+    const struct lf__sched *s = x->sched;
+    const struct lf__policy *pol = s->pol;
+    struct lf__view *v = x->view;
+    int P = v->nworkers;
+    int wanted = m && lf__exec_mem_wanted(s);
+    int use_mem = wanted && m->valid && s->memory && !s->cal_paper;
+    for (int t = 0; t < P; t++) {
+        if (cal0)
+            cal0[t] = !wanted || s->cal_paper || !m->cal[t] ? 1 : m->cal[t];
+        if (use_mem) {
+            lf__word_putd(&v->w[t].calib_ipt, m->ipt[t]);
+            lf__word_putd(&v->w[t].comp_lat_ns, m->cost[t][0]);
+            lf__word_putd(&v->w[t].stage_lat_ns, m->cost[t][1]);
+            lf__word_putd(&v->w[t].stage_ns_per_iter, m->cost[t][2]);
+        }
+    }
+    v->calibrated_from_memory = 0;
+    memcpy(x->pstate, s->state, pol->state_size);
+    if (pol->start)
+        pol->start(x->pstate, v);
+    if (!lf__exec_calibrates(s))
+        return 0;
+    if (!use_mem)
+        return 1;
+    /* What this call site learned last time stands in for calibration. */
+    for (int t = 0; t < P; t++) {
+        lf__word_putd(&v->w[t].avail, 1.0);
+        lf__word_putd(&v->w[t].bm, 1.0);
+    }
+    v->calibrated_from_memory = 1;
+    if (pol->calibrated)
+        pol->calibrated(x->pstate, v, v->n);
+    return 0;
+}
+
+void lf__exec_chunk_begin(const struct lf__exec *x, int w, double start_ns, uint64_t iters)
+{
+    struct lf__wstat *s = &x->view->w[w];
+    lf__word_putd(&s->cur_start_ns, start_ns);
+    lf__word_put(&s->cur_iters, iters);
+}
+
+int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_t busy_ns,
+                        uint64_t total_ns, int calib, int calibrating, uint64_t *cal_size)
+{
+    struct lf__wstat *s = &x->view->w[w];
+    double ipt = (double)busy_ns / (double)iters;
+    lf__word_put(&s->cur_iters, 0);
+    lf__word_put(&s->chunks, lf__word_get(&s->chunks) + 1);
+    if (calib)
+        lf__word_put(&s->calib_chunks, lf__word_get(&s->calib_chunks) + 1);
+    lf__word_put(&s->iters, lf__word_get(&s->iters) + iters);
+    lf__word_put(&s->busy_ns, lf__word_get(&s->busy_ns) + busy_ns);
+    lf__word_put(&s->total_ns, lf__word_get(&s->total_ns) + total_ns);
+    lf__word_put(&s->last_iters, iters);
+    lf__word_put(&s->last_ns, busy_ns);
+    lf__word_put(&s->ipt_n, lf__word_get(&s->ipt_n) + 1);
+    lf__word_putd(&s->ipt_sum, lf__word_getd(&s->ipt_sum) + ipt);
+    lf__word_putd(&s->ipt_sq, lf__word_getd(&s->ipt_sq) + ipt * ipt);
+    if (x->sched->pol->feedback)
+        x->sched->pol->feedback(x->pstate, x->view, w);
+    return calibrating && lf__exec_calib_step(x->sched, busy_ns, cal_size);
+}
+
+void lf__exec_worker_gone(const struct lf__exec *x, int w)
+{
+    lf__word_put(&x->view->w[w].stopped, 1);
+}
+
+int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *cal_size)
+{
+    if (s->cal_paper || busy_ns >= s->cal_ns)
+        return 1;
+    if (*cal_size < (UINT64_MAX >> 2))
+        *cal_size *= 2; /* too short to time: grow geometrically */
+    return 0;
+}
+
+void lf__exec_calib_report(const struct lf__exec *x, int w, double avail, double latency_ns,
+                           double bm)
+{
+    struct lf__wstat *s = &x->view->w[w];
+    lf__word_putd(&s->calib_ipt,
+                  (double)lf__word_get(&s->busy_ns) / (double)lf__word_get(&s->iters));
+    lf__word_putd(&s->avail, avail);
+    lf__word_putd(&s->latency_ns, latency_ns);
+    lf__word_putd(&s->bm, bm);
+}
+
+void lf__exec_calib_end(const struct lf__exec *x, uint64_t r)
+{
+    if (x->sched->pol->calibrated)
+        x->sched->pol->calibrated(x->pstate, x->view, r);
+}
+
+struct lf__loc_modes lf__exec_loc_modes(const struct lf__sched *s, int homed, int has_inputs)
+{
+    struct lf__loc_modes m = {0, 0};
+    if (!homed)
+        return m;
+    m.loc = s->numa && !(s->pol->flags & LF__P_STATIC);
+    m.staging = s->stage && has_inputs;
+    return m;
+}
+
+int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)
+{
+    const struct lf__sched *s = x->sched;
+    const struct lf__view *v = x->view;
+    *drift = 0.0;
+    if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper)
+        return 0;
+    int all = 1;
+    for (int t = 0; t < v->nworkers; t++) {
+        uint64_t it = lf__word_get(&v->w[t].iters);
+        if (!it) {
+            /* This worker got nothing this time (it came late to a short
+             * loop): keep what was known of it, if anything. */
+            all &= m->valid && m->ipt[t] > 0;
+            continue;
+        }
+        double ipt = (double)lf__word_get(&v->w[t].busy_ns) / (double)it;
+        /* The affine costs the worker fitted (0 where it measured none). */
+        m->cost[t][0] = lf__word_getd(&v->w[t].comp_lat_ns);
+        m->cost[t][1] = lf__word_getd(&v->w[t].stage_lat_ns);
+        m->cost[t][2] = lf__word_getd(&v->w[t].stage_ns_per_iter);
+        if (m->valid && m->ipt[t] > 0)
+            *drift = fmax(*drift, fabs(ipt / m->ipt[t] - 1.0));
+        m->ipt[t] = ipt > 0 ? ipt : 1e-3;
+        if (ipt > 0) {
+            /* Smallest power-of-two chunk that lasts calns at this rate. */
+            uint64_t c = 1;
+            while ((double)c * ipt < (double)s->cal_ns && c < (1ULL << 40))
+                c *= 2;
+            m->cal[t] = c;
+        }
+    }
+    if (m->valid && *drift > LF__RECAL_DRIFT) {
+        m->valid = 0;
+        return 1;
+    }
+    m->valid = all;
+    return 0;
+}

@@ -1,0 +1,182 @@
+/* lib/exec/exec.h - the executor protocol: everything an executor does
+ * around a policy, written once.
+ *
+ * Three executors drive the policies of lib/policy/: the OpenMP dispatcher
+ * (lib/dispatch/, real time, threads), the simulator (lib/sim/, virtual
+ * time, one thread) and the test rigs; the MPI executor will be the next.
+ * They differ in how they store shared words, keep time and run workers;
+ * they agree on the rules below, which therefore live here and nowhere
+ * else: how a claim is sized and clipped, when a stop is honoured, which
+ * claim variant a loop instance uses, how calibration chunks grow and what
+ * a calibration reports, when the team's calibration ends, what a chunk
+ * records, the locality modes and the chunk taken from a domain's range,
+ * and what a call site remembers between executions (with its drift rule).
+ *
+ * Pure: no atomics, clocks, threads or OS calls.  Times are plain numbers
+ * the executor measured (ns).  Statistics words are written through the
+ * view's accessors (lib/policy/policy.h), so a worker's own slot may be
+ * updated here while other workers read it.
+ */
+#ifndef LF_EXEC_H
+#define LF_EXEC_H
+
+#include <stdint.h>
+
+#include "policy/locality.h"
+#include "policy/policy.h"
+
+/* One loop instance as the protocol sees it: the parsed schedule, the
+ * instance's policy state (a copy of the schedule's template) and the view
+ * the policy decides from.  The executor owns all three. */
+struct lf__exec {
+    const struct lf__sched *sched;
+    void *pstate;
+    struct lf__view *view;
+};
+
+/* ---- Claims ---- */
+
+/* How a loop instance claims its chunks, decided once when it starts. */
+enum lf__claim_kind {
+    LF__CLAIM_FETCH_ADD, /* fixed size, no calibration: one fetch-and-add */
+    LF__CLAIM_CAS,       /* sized by the policy from the remainder: a CAS loop */
+    LF__CLAIM_STATIC,    /* partition() decides every chunk: no shared counter */
+    LF__CLAIM_DOMAINS,   /* one range per NUMA domain, each with its own counter */
+};
+
+/* The claim variant of an instance of n iterations for P workers: domains
+ * when locality-aware dispatch is on (loc), a static partition for
+ * LF__P_STATIC policies, a fetch-and-add of *fa_chunk iterations when the
+ * policy's chunk is fixed, nothing calibrates, the chunks need no locality
+ * handling (located == 0) and P + 1 overshoots of the counter cannot wrap
+ * it; a CAS loop otherwise.  Calls the policy's chunk() once for the
+ * fixed size. */
+enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int located,
+                                        uint64_t *fa_chunk);
+
+/* The size of worker w's claim when r >= 1 iterations are unclaimed, at
+ * time now (ns since the instance began): the policy's chunk clipped to
+ * [1, r]; or 0 when the policy stops w (LF__P_MAYSTOP: "the others finish
+ * the rest no later").  The executor honours a stop unless w is the last
+ * active worker, and then claims lf__exec_clip(0, r) = 1 instead. */
+uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double now);
+
+/* A chunk size within [1, r] (r >= 1): 0 becomes 1, more than r becomes r. */
+static inline uint64_t lf__exec_clip(uint64_t c, uint64_t r)
+{
+    return c == 0 ? 1 : c > r ? r : c;
+}
+
+/* Locality-aware dispatch: the chunk a worker of domain self takes from
+ * domain d's range, where rem >= 1 iterations are left, when the claim was
+ * sized c >= 1 against the whole loop.  From its own range, c clipped to
+ * rem; from another, lf__loc_steal's size, with the victim's owners (a
+ * domain none of whose workers has arrived yet counts as holding the
+ * team's even share, P / ndom, so that a thief does not take a late
+ * domain's whole range).  t: the worker's local and remote compute times. */
+uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
+                               int ndom, const struct lf__loc_times *t, int staging);
+
+/* Whether the executor must time every chunk: the policy reads measured
+ * times (calibration, stops, LF__P_MEASURE, a feedback hook).  Executors
+ * add their own reasons (a trace, locality bookkeeping). */
+int lf__exec_needs_times(const struct lf__sched *s);
+
+/* ---- Loop instance and chunks ---- */
+
+struct lf__site_mem;
+
+/* A loop instance of v->n iterations starts, its workers' statistics
+ * zeroed.  When the call site's memory m (NULL: none) is valid and the
+ * schedule uses it (memory=on, cal=auto), the view is seeded with what was
+ * learned (t_i, the affine costs).  Then the schedule's policy state
+ * template is copied into x->pstate and start() runs; when memory stands
+ * in for calibration, a_i = bm_i = 1 and calibrated() plans from all n
+ * iterations.  cal0 (P entries, or NULL) gets each worker's first
+ * calibration chunk: 1, or the size that lasted calns last time.  Returns
+ * 1 when the instance begins with a calibration phase. */
+int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0);
+
+/* Worker w was handed a chunk of iters iterations at start_ns (ns since
+ * the instance began): what the other workers see of its chunk in flight. */
+void lf__exec_chunk_begin(const struct lf__exec *x, int w, double start_ns, uint64_t iters);
+
+/* Worker w completed its chunk of iters >= 1 iterations after busy_ns of
+ * compute; total_ns adds the scheduling time since its previous chunk
+ * ended; calib: the chunk was claimed during the calibration phase.
+ * Records it in w's own statistics (the one place chunk statistics are
+ * written) and runs the policy's feedback (on w).  When w is still
+ * calibrating, applies lf__exec_calib_step to *cal_size and returns 1 when
+ * this chunk completes w's calibration: the executor then reports it
+ * (lf__exec_calib_report) and, after the team's last report, ends the
+ * calibration (lf__exec_calib_end).  Returns 0 otherwise. */
+int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_t busy_ns,
+                        uint64_t total_ns, int calib, int calibrating, uint64_t *cal_size);
+
+/* Worker w takes no more chunks of this instance (stopped or gone):
+ * policies must not count on it. */
+void lf__exec_worker_gone(const struct lf__exec *x, int w);
+
+/* ---- Calibration (seed 000 §3.1) ---- */
+
+/* Whether instances of this schedule start with a calibration phase. */
+int lf__exec_calibrates(const struct lf__sched *s);
+
+/* A calibration chunk of worker w ended after busy_ns of compute: 1 when
+ * its calibration is in (cal=paper: its first chunk; otherwise a chunk that
+ * lasted at least calns), else 0 after doubling *cal_size, the worker's
+ * next calibration chunk (an iteration too short to time). */
+int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *cal_size);
+
+/* Publish worker w's calibration: t_i = its time per iteration over all
+ * its calibration chunks (busy / iters), a_i = avail, l_i = latency_ns,
+ * bm_i = bm (González-Vélez & Cole, "Adaptive statistical scheduling of
+ * divisible workloads in heterogeneous systems", J. Scheduling 2010, §3.1). */
+void lf__exec_calib_report(const struct lf__exec *x, int w, double avail, double latency_ns,
+                           double bm);
+
+/* The team's calibration is in (every worker reported) with r iterations
+ * unclaimed: the policy plans its first round. */
+void lf__exec_calib_end(const struct lf__exec *x, uint64_t r);
+
+/* ---- Locality modes ---- */
+
+struct lf__loc_modes {
+    int loc;     /* claim from one range per domain, own domain first */
+    int staging; /* copy a remote chunk's inputs before computing it */
+};
+
+/* The modes of an instance whose iterations have a home over >= 2 domains
+ * (homed), whose inputs are declared (has_inputs): loc when numa=on and
+ * the policy is not static (a partition decides every chunk), staging when
+ * stage=on and there are inputs to copy.  Neither without a home. */
+struct lf__loc_modes lf__exec_loc_modes(const struct lf__sched *s, int homed, int has_inputs);
+
+/* ---- What a call site remembers between executions ---- */
+
+/* Relative change of a worker's time per iteration between two executions
+ * beyond which the memory is dropped and the next execution calibrates
+ * afresh (documented in README.md). */
+#define LF__RECAL_DRIFT 0.5
+
+/* Per worker: ns per iteration, the calibration chunk that was long enough,
+ * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
+ * entries each, owned by the executor (which also serialises access). */
+struct lf__site_mem {
+    int valid;
+    double *ipt;
+    uint64_t *cal;
+    double (*cost)[3];
+};
+
+/* Whether an instance of schedule s reads the site's memory at all
+ * (schedules that neither calibrate nor read times skip it). */
+int lf__exec_mem_wanted(const struct lf__sched *s);
+
+/* The instance ended: remember what it measured (a worker that got no
+ * iterations keeps what was known of it), or, when some worker's time per
+ * iteration moved by more than LF__RECAL_DRIFT since the last execution,
+ * drop the memory and return 1 with the largest drift in *drift. */
+int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift);
+
+#endif

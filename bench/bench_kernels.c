@@ -118,8 +118,8 @@ long bench_kernel_default_n(enum bench_kernel_id id, long grain)
         break;
     case KERNEL_GRAPH:
         /* The work grows as the sum of squared degrees, faster than n:
-         * 2^15 vertices of mean degree 16 take ~100 ms here. */
-        n = (long)(32768.0 * 16 / (grain > 0 ? grain : 1));
+         * 11000 vertices of mean degree 16 take ~100 ms here. */
+        n = (long)(11000.0 * 16 / (grain > 0 ? grain : 1));
         break;
     case KERNEL_STREAM:
     case KERNEL_STENCIL:

@@ -106,6 +106,7 @@ struct sched {
     enum bench_tbb_partitioner part; /* tbb: */
     long tgrain;                     /* tbb: blocked_range's grain size */
     int skip;                        /* not run: its runtime was not built, or it needs a profile */
+    char why[160];                   /* why, when parsing found it */
     int child;                       /* lf-bench: the child that runs it, -1: this process */
     int index;                       /* in the child's own list */
 };
@@ -418,10 +419,10 @@ static void parse_lb4omp(struct sched *s, const char *body)
     }
     const char *profile = getenv("KMP_PROFILE_DATA");
     if (t->profile && !(profile && *profile)) {
-        fprintf(stderr,
-                PROG ": %s skipped: LB4OMP's %s needs a profile, KMP_PROFILE_DATA=FILE written "
-                     "by a run under OMP_SCHEDULE=profiling\n",
-                s->label, tech);
+        snprintf(s->why, sizeof s->why,
+                 "LB4OMP's %s needs a profile, KMP_PROFILE_DATA=FILE written by a run under "
+                 "OMP_SCHEDULE=profiling",
+                 tech);
         s->skip = 1;
     }
     s->lb4omp_kind = t->kind;
@@ -1177,13 +1178,16 @@ static long cpu_mhz(void)
 }
 
 /* Group the peer rows into children: one per runtime, and one of its own
- * for each row that its runtime takes from OMP_SCHEDULE; skip (with one
- * line) the rows whose child program was not built. */
+ * for each row that its runtime takes from OMP_SCHEDULE; skip the rows
+ * whose child program was not built; say in one line why each skipped row
+ * is. */
 static void plan_children(struct config *c)
 {
     for (int i = 0; i < c->ns; i++) {
         struct sched *s = &c->s[i];
         char path[4096];
+        if (s->skip)
+            fprintf(stderr, PROG ": %s skipped: %s\n", s->label, s->why);
         if (s->rt == RT_GOMP || s->skip)
             continue;
         if (find_child_program(s->rt, path, sizeof path) != 0) {
@@ -1443,8 +1447,8 @@ int main(int argc, char **argv)
     double rate;
     if (c->serve)
         return serve(c);
-    plan_children(c);
     wait_passively(c, argv);
+    plan_children(c);
     int nrun = 0;
     for (int i = 0; i < c->ns; i++)
         nrun += !c->s[i].skip;

@@ -35,6 +35,12 @@ class pinning_observer : public tbb::task_scheduler_observer
     {
         observe(true);
     }
+    /* oneTBB's rule: a derived observer stops observing itself, before its
+     * callbacks go (else the arena keeps a proxy of it: a leak) */
+    ~pinning_observer() override
+    {
+        observe(false);
+    }
     void on_scheduler_entry(bool) override
     {
         int t = tbb::this_task_arena::current_thread_index();

@@ -6,16 +6,28 @@
  *   bench_kernels.c   the kernels, their sequential reference, spin calibration
  *   bench_scenario.c  background processes, thread binding, nominal speeds
  *   bench_output.c    table / CSV / JSON rows, gnuplot plots
- *   lf-bench.c        options, schedules, the measurement loop, libomp rows
+ *   lf-bench.c        options, schedules, the measurement loop, and the peer
+ *                     runtimes' children (lf-bench-libomp, lf-bench-lb4omp,
+ *                     lf-bench-tbb: the same file built against another runtime)
+ *   bench_tbb.cc      oneTBB's parallel_for rows (lf-bench-tbb only)
+ * bench_kernels.c, bench_scenario.c and bench_output.c are compiled once, by
+ * the C compiler, into bench/libbench.la, which every child links: the kernels
+ * run the same machine code under every runtime, so that one T1 measured by
+ * lf-bench is the T1 of every row.
  */
 #ifndef LF_BENCH_H
 #define LF_BENCH_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define BENCH_MAX_THREADS 256
-#define BENCH_MAX_SCHEDS  16
+#define BENCH_MAX_SCHEDS  64
 #define BENCH_MAX_HOGS    64
 
 /* Exit status of a usage error (bad option or value). */
@@ -34,6 +46,7 @@ enum bench_kernel_id {
     KERNEL_CALCIUM,
     KERNEL_STREAM,
     KERNEL_STENCIL,
+    KERNEL_GRAPH,
     KERNEL_COUNT
 };
 
@@ -62,7 +75,7 @@ struct bench_kernel {
     /* mandelbrot */
     int width;
     int maxiter;
-    /* spmv (CSR) */
+    /* spmv (CSR); graph: rowptr/col are the sorted adjacency lists */
     long *rowptr;
     int32_t *col;
     double *val;
@@ -158,12 +171,14 @@ struct bench_row {
     int threads;
     char scenario[16];
     char schedule[64];
+    int execs;               /* executions of the loop per measurement */
     double median, min, max; /* seconds */
     double ideal;            /* seconds */
     double efficiency;       /* ideal / median */
     long chunks;             /* median over reps; -1 when unknown */
     double speedup;          /* T1 / median */
-    double t1;               /* seconds */
+    double t1;               /* seconds, of one execution */
+    double ratio;            /* the cell's best median / this median (1: the best) */
 };
 
 enum bench_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
@@ -171,8 +186,6 @@ enum bench_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 /* Write rows in fmt; header selects a CSV header line / the JSON wrapper. */
 void bench_write_rows(FILE *f, enum bench_format fmt, const struct bench_row *rows, int nrows,
                       int header);
-/* Parse one CSV line written by bench_write_rows; 0 or -1. */
-int bench_parse_csv_row(const char *line, struct bench_row *row);
 /* Write efficiency.dat/.gp/.png in dir, and per-site chunk timelines of the
  * LF_TRACE file trace (may be NULL) as trace-NAME.png, NAME the label that
  * labels[k] gives site sites[k] (else the site).  0, or -1 with a message. */
@@ -196,5 +209,90 @@ void bench_write_data_rows(FILE *f, const struct bench_data_row *r, int nrows);
 
 /* Median / min / max of v[0..n-1] (v is reordered). */
 double bench_median(double *v, int n);
+/* Set every row's ratio: the smallest median of the rows over its own. */
+void bench_rank_rows(struct bench_row *rows, int nrows);
+
+/* ---- One execution of a loop, as every runtime's driver counts it ---- */
+
+/* What a team's loop did: contiguous runs of iterations (chunks), iterations,
+ * an order-independent checksum of their values; data kernels: iterations
+ * read remotely in place / from a staged copy, and ns the kernel's reads
+ * waited. */
+struct bench_tally {
+    long runs;
+    long iters;
+    uint64_t sum;
+    long remote, staged;
+    double waited;
+};
+
+/* Fold iteration i's value v into an order-independent checksum term: the
+ * loops keep no result array, so threads never share a cache line for
+ * results (dynamic,1 would otherwise pay for false sharing at every
+ * iteration), and a wrong, missing or repeated iteration changes the sum. */
+static inline uint64_t bench_check_term(long i, double v)
+{
+    uint64_t x;
+    memcpy(&x, &v, sizeof x);
+    x ^= (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    return x ^ (x >> 27);
+}
+
+/* One iteration as a team member runs it, on the locals k, rep (the thread's
+ * cost factor), sum, runs, next, iters: a little thread repeats the work; a
+ * jump in i starts a new contiguous run (a chunk). */
+#define BENCH_BODY(i)                                                                              \
+    do {                                                                                           \
+        double v_ = k->iter(k, (i));                                                               \
+        for (int r_ = 1; r_ < rep; r_++)                                                           \
+            v_ = k->iter(k, (i));                                                                  \
+        sum += bench_check_term((i), v_);                                                          \
+        runs += (i) != next;                                                                       \
+        next = (i) + 1;                                                                            \
+        iters++;                                                                                   \
+    } while (0)
+
+/* A data kernel's iteration: iteration i reads the block at blk (in place
+ * or staged); it counts as remote when its reads waited (another domain's
+ * data, read in place), as staged when blk is not in the placed input
+ * [in_lo, in_lo + in_len).  A little thread repeats it, reads and waits
+ * included.  Locals as BENCH_BODY's, plus remote, staged, waited. */
+#define BENCH_DATA_BODY(i, blk)                                                                    \
+    do {                                                                                           \
+        const double *b_ = (blk);                                                                  \
+        double w_ = 0;                                                                             \
+        double v_ = k->iter_at(k, (i), b_, &w_);                                                   \
+        for (int r_ = 1; r_ < rep; r_++)                                                           \
+            v_ = k->iter_at(k, (i), b_, &w_);                                                      \
+        sum += bench_check_term((i), v_);                                                          \
+        runs += (i) != next;                                                                       \
+        next = (i) + 1;                                                                            \
+        iters++;                                                                                   \
+        remote += w_ > 0;                                                                          \
+        staged += (uintptr_t)b_ - in_lo >= in_len;                                                 \
+        waited += w_;                                                                              \
+    } while (0)
+
+/* oneTBB rows (bench_tbb.cc): how a tbb: schedule partitions the range. */
+enum bench_tbb_partitioner { TBB_AUTO, TBB_SIMPLE, TBB_AFFINITY, TBB_STATIC };
+
+/* Start oneTBB with a team of threads pinned as bench_bind_thread pins
+ * OpenMP's (thread t of the arena on cpus[t mod ncores]); 0 or -1 with a
+ * message. */
+int bench_tbb_start(const struct bench_scenario *sc, int threads);
+/* Run k's loop once with parallel_for under partitioner p with grain size
+ * grain (blocked_range's; >= 1); slot names the schedule (an affinity
+ * partitioner is kept per slot, so that it learns across executions).
+ * Returns the makespan in seconds and fills tl. */
+double bench_tbb_run(const struct bench_kernel *k, const struct bench_scenario *sc, int threads,
+                     enum bench_tbb_partitioner p, long grain, int slot, struct bench_tally *tl);
+/* Stop oneTBB's team. */
+void bench_tbb_stop(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

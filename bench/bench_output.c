@@ -1,7 +1,8 @@
 /* bench/bench_output.c - lf-bench's rows as a table, CSV or JSON, and plots.
  *
  * The CSV and JSON forms carry the same columns as the table, in the same
- * order, plus t1_s (the single-thread time the row's ideal derives from).
+ * order, plus t1_s (the single-thread time of one execution, from which the
+ * row's ideal derives) and execs (executions of the loop per measurement).
  * Plots are gnuplot scripts written next to their data, then run when
  * configure found gnuplot (LF_GNUPLOT).
  */
@@ -18,7 +19,7 @@
 
 static const char *const csv_columns =
     "kernel,n,grain,threads,scenario,schedule,median_s,min_s,max_s,ideal_s,efficiency,chunks,"
-    "speedup,t1_s";
+    "speedup,vs_best,t1_s,execs";
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -32,6 +33,16 @@ double bench_median(double *v, int n)
         return 0;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void bench_rank_rows(struct bench_row *rows, int nrows)
+{
+    double best = 0;
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].median > 0 && (best == 0 || rows[i].median < best))
+            best = rows[i].median;
+    for (int i = 0; i < nrows; i++)
+        rows[i].ratio = rows[i].median > 0 ? best / rows[i].median : 0;
 }
 
 /* Width of the schedule column: 22, or the longest label of the rows. */
@@ -48,18 +59,18 @@ static void write_table(FILE *f, const struct bench_row *r, int nrows, int heade
 {
     int sw = schedule_width(r, nrows);
     if (header)
-        fprintf(f, "%-10s %9s %6s %3s %-9s %-*s %9s %9s %9s %9s %6s %8s %7s\n", "kernel", "n",
+        fprintf(f, "%-10s %9s %6s %3s %-9s %-*s %9s %9s %9s %9s %6s %8s %7s %7s\n", "kernel", "n",
                 "grain", "thr", "scenario", sw, "schedule", "median_s", "min_s", "max_s", "ideal_s",
-                "eff", "chunks", "speedup");
+                "eff", "chunks", "speedup", "vs_best");
     for (int i = 0; i < nrows; i++, r++) {
         char chunks[24];
         if (r->chunks >= 0)
             snprintf(chunks, sizeof chunks, "%ld", r->chunks);
         else
             snprintf(chunks, sizeof chunks, "-");
-        fprintf(f, "%-10s %9ld %6ld %3d %-9s %-*s %9.5f %9.5f %9.5f %9.5f %6.3f %8s %7.3f\n",
+        fprintf(f, "%-10s %9ld %6ld %3d %-9s %-*s %9.5f %9.5f %9.5f %9.5f %6.3f %8s %7.3f %7.3f\n",
                 r->kernel, r->n, r->grain, r->threads, r->scenario, sw, r->schedule, r->median,
-                r->min, r->max, r->ideal, r->efficiency, chunks, r->speedup);
+                r->min, r->max, r->ideal, r->efficiency, chunks, r->speedup, r->ratio);
     }
 }
 
@@ -79,9 +90,9 @@ static void write_csv(FILE *f, const struct bench_row *r, int nrows, int header)
     if (header)
         fprintf(f, "%s\n", csv_columns);
     for (int i = 0; i < nrows; i++, r++)
-        fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.6g\n", r->kernel,
-                r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min, r->max,
-                r->ideal, r->efficiency, r->chunks, r->speedup, r->t1);
+        fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.4f,%.6g,%d\n",
+                r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
+                r->max, r->ideal, r->efficiency, r->chunks, r->speedup, r->ratio, r->t1, r->execs);
 }
 
 static void write_json(FILE *f, const struct bench_row *r, int nrows, int header)
@@ -99,8 +110,8 @@ static void write_json(FILE *f, const struct bench_row *r, int nrows, int header
             fprintf(f, "\"chunks\": %ld, ", r->chunks);
         else
             fprintf(f, "\"chunks\": null, ");
-        fprintf(f, "\"speedup\": %.4f, \"t1_s\": %.6g}%s\n", r->speedup, r->t1,
-                i + 1 < nrows ? "," : "");
+        fprintf(f, "\"speedup\": %.4f, \"vs_best\": %.4f, \"t1_s\": %.6g, \"execs\": %d}%s\n",
+                r->speedup, r->ratio, r->t1, r->execs, i + 1 < nrows ? "," : "");
     }
     if (header)
         fprintf(f, "]}\n");
@@ -149,41 +160,6 @@ static int csv_field(const char **p, char *buf, size_t len)
         s++;
     *p = s;
     return 0;
-}
-
-/* Copy src into dst[size], truncating. */
-static void copy_str(char *dst, size_t size, const char *src)
-{
-    size_t l = strlen(src);
-    if (l >= size)
-        l = size - 1;
-    memcpy(dst, src, l);
-    dst[l] = 0;
-}
-
-int bench_parse_csv_row(const char *line, struct bench_row *r)
-{
-    char f[14][80];
-    const char *p = line;
-    for (int i = 0; i < 14; i++)
-        if (csv_field(&p, f[i], sizeof f[i]) != 0)
-            return -1;
-    memset(r, 0, sizeof *r);
-    copy_str(r->kernel, sizeof r->kernel, f[0]);
-    r->n = strtol(f[1], NULL, 10);
-    r->grain = strtol(f[2], NULL, 10);
-    r->threads = (int)strtol(f[3], NULL, 10);
-    copy_str(r->scenario, sizeof r->scenario, f[4]);
-    copy_str(r->schedule, sizeof r->schedule, f[5]);
-    r->median = strtod(f[6], NULL);
-    r->min = strtod(f[7], NULL);
-    r->max = strtod(f[8], NULL);
-    r->ideal = strtod(f[9], NULL);
-    r->efficiency = strtod(f[10], NULL);
-    r->chunks = strtol(f[11], NULL, 10);
-    r->speedup = strtod(f[12], NULL);
-    r->t1 = strtod(f[13], NULL);
-    return r->median > 0 ? 0 : -1;
 }
 
 /* ---- Plots ---- */

@@ -14,10 +14,22 @@
  * chunks near their data and stage remote ones, and their T1 reads a copy
  * on the T1 thread's own domain: the ideal is that of all-local data, and
  * the efficiency shows what remote reads cost each schedule.
- * Rows for libomp: schedules come from bench/lf-bench-libomp, the same
- * sources built with clang against LLVM's runtime, run as a child process
- * with the same options after this process's rounds (two OpenMP runtimes
- * cannot share a process, so those rows cannot be interleaved with ours).
+ * Peer runtimes.  Two OpenMP runtimes cannot share a process, so the rows of
+ * libomp: (LLVM), lb4omp: (LB4OMP) and tbb: (oneTBB) run in children: this
+ * same file built against that runtime (lf-bench-libomp, lf-bench-lb4omp,
+ * lf-bench-tbb), started with --serve before T1 is measured.  A child builds
+ * the same kernel, checks its sequential result against ours, starts its
+ * team (pinned as ours) and then waits on a pipe: "run I" runs its schedule I
+ * once (--execs loops), checks the result and answers with the makespan.
+ * This process drives the rounds, so every round runs every schedule of
+ * every runtime once, in the order given (ABAB...), under the same
+ * background load, and every row's ideal derives from the one T1 measured
+ * here: the kernels are compiled once into libbench.la, which every child
+ * links, so they run the same machine code everywhere.  While one runtime
+ * runs, the others' threads must not spin: with peer rows, OMP_WAIT_POLICY
+ * is passive for every OpenMP runtime of the run (unless set by the user).
+ * A schedule that an OpenMP runtime takes from OMP_SCHEDULE at start-up only
+ * (libomp:static_steal, every lb4omp: technique) gets a child of its own.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,9 +44,11 @@
 #include <sched.h>
 #include <limits.h>
 #include <loopfarm.h>
+#ifndef LF_BENCH_TBB
 #include <loopfarm/omp.h>
+#endif
 #include <math.h>
-#include <omp.h>
+#include <omp.h> /* lf-bench-tbb: for omp_sched_t only; it runs no OpenMP loop */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,23 +57,58 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef LF_BENCH_LIBOMP
-#define PROG "lf-bench-libomp"
+/* The runtimes lf-bench compares; this program is one of them. */
+enum runtime { RT_GOMP, RT_LIBOMP, RT_LB4OMP, RT_TBB, RT_COUNT };
+
+#if defined LF_BENCH_LIBOMP
+#define PROG    "lf-bench-libomp"
+#define SELF_RT RT_LIBOMP
+#elif defined LF_BENCH_LB4OMP
+#define PROG    "lf-bench-lb4omp"
+#define SELF_RT RT_LB4OMP
+#elif defined LF_BENCH_TBB
+#define PROG    "lf-bench-tbb"
+#define SELF_RT RT_TBB
 #else
-#define PROG "lf-bench"
+#define PROG         "lf-bench"
+#define SELF_RT      RT_GOMP
+#define BENCH_PARENT 1 /* lf-bench itself: it drives the rounds */
+#endif
+#ifndef LF_BENCH_TBB
+#define BENCH_OPENMP 1 /* this program runs OpenMP loops */
 #endif
 
-enum sched_kind { SK_OMP, SK_LF, SK_LIBOMP };
+static const struct runtime_desc {
+    const char *prefix;  /* of its --schedules items (lf: is RT_GOMP's too) */
+    const char *program; /* the child that runs its rows; NULL: lf-bench itself */
+    const char *built;   /* when that child is built */
+} runtimes[RT_COUNT] = {
+    {"omp:", NULL, NULL},
+    {"libomp:", "lf-bench-libomp", "configure finds clang with libomp"},
+    {"lb4omp:", "lf-bench-lb4omp",
+     "configure --with-lb4omp=PREFIX, or a build/lb4omp made by scripts/build-lb4omp.sh"},
+    {"tbb:", "lf-bench-tbb", "configure finds oneTBB: apt-get install libtbb-dev"},
+};
+
+enum sched_kind { SK_OMP, SK_LF, SK_TBB };
 
 struct sched {
     char label[64]; /* as given: "omp:dynamic,1" */
+    enum runtime rt;
     enum sched_kind kind;
-    int local;         /* 1: run in this process; 0: in lf-bench-libomp */
-    omp_sched_t okind; /* omp:, libomp: */
-    int chunk;         /* omp:, libomp: (0: the runtime's default) */
-    int steal;         /* libomp:static_steal: set through OMP_SCHEDULE only */
-    const char *spec;  /* lf: the spec after the prefix */
-    int slot;          /* lf: which LF_FOR_SCHED call site runs it */
+    int okind;                       /* omp:, libomp:, lb4omp: an omp_sched_t */
+    int chunk;                       /* the same (0: the runtime's default) */
+    char env[64];                    /* non-empty: the runtime takes the schedule from
+                                      * OMP_SCHEDULE=env at start-up only; a child of its own */
+    int lb4omp_kind;                 /* lb4omp: the kind omp_get_schedule must answer; 0: unknown */
+    const char *spec;                /* lf: the spec after the prefix */
+    int slot;                        /* lf: which LF_FOR_SCHED call site runs it */
+    enum bench_tbb_partitioner part; /* tbb: */
+    long tgrain;                     /* tbb: blocked_range's grain size */
+    int skip;                        /* not run: its runtime was not built, or it needs a profile */
+    char why[160];                   /* why, when parsing found it */
+    int child;                       /* lf-bench: the child that runs it, -1: this process */
+    int index;                       /* in the child's own list */
 };
 
 struct config {
@@ -73,12 +122,13 @@ struct config {
     struct sched s[BENCH_MAX_SCHEDS];
     int ns;
     int reps;
+    int execs; /* executions of the loop per measurement */
     enum bench_format fmt;
     const char *out;
     const char *plot;
     uint64_t seed;
     double spin_rate;
-    int child;
+    int serve; /* a child: wait for "run I" on standard input */
     const char *hog_cores;
     char *sched_text; /* the --schedules text; the labels point into it */
 };
@@ -109,20 +159,24 @@ static void help(void)
         "Run one kernel under one scenario with several loop schedules, side by side,\n"
         "and report each schedule's makespan against the ideal T1 / sum(s_i).\n"
         "\n"
-        "  --kernel K        spin | triangle | random | mandelbrot | spmv | calcium | stream |\n"
-        "                    stencil  [spin]\n"
+        "  --kernel K        spin | triangle | random | mandelbrot | spmv | calcium | graph |\n"
+        "                    stream | stencil  [spin]\n"
         "                      spin: uniform cost; triangle: cost grows with i;\n"
         "                      random: log-normal costs (seeded); mandelbrot: one image row\n"
         "                      per iteration; spmv: one CSR row per iteration, power-law row\n"
         "                      lengths; calcium: one stochastic calcium-channel experiment\n"
         "                      per iteration (a parameter sweep, seed 000 section 5);\n"
+        "                      graph: the triangles through vertex i of an R-MAT graph\n"
+        "                      (power-law degrees; iteration cost: the sum of deg(i) + deg(u)\n"
+        "                      over its neighbours u);\n"
         "                      stream, stencil: data kernels (below)    e.g. --kernel mandelbrot\n"
         "  --n N             iterations of the loop [sized so T1 is ~100 ms]   e.g. --n 200000\n"
         "  --grain G         the kernel's size knob:                            e.g. --grain 500\n"
         "                      spin, triangle, random: mean ns of arithmetic per iteration\n"
         "                      (calibrated at start) [500]; mandelbrot: escape limit [256];\n"
         "                      spmv: mean nonzeros per row [32]; calcium: time steps of\n"
-        "                      100 channels per experiment [100]; stream, stencil: doubles\n"
+        "                      100 channels per experiment [100]; graph: mean degree [16];\n"
+        "                      stream, stencil: doubles\n"
         "                      per iteration (one block of the input) [512, 4 KiB]\n"
         "  --threads T       team size [the number of cores; oversub: twice that]\n"
         "                      thread t is pinned to core t mod ncores     e.g. --threads 2\n"
@@ -150,13 +204,31 @@ static void help(void)
         "                                        by omp_set_schedule; KIND static | dynamic |\n"
         "                                        guided | auto\n"
         "                      lf:SPEC           loopfarm, LF_FOR_SCHED(i, 0, n, 1, SPEC)\n"
-        "                      libomp:KIND[,CHUNK]  LLVM's runtime, measured by lf-bench-libomp\n"
-        "                                        in a child process after the other rows; KIND\n"
+        "                      libomp:KIND[,CHUNK]  LLVM's runtime (lf-bench-libomp); KIND\n"
         "                                        static | dynamic | guided | auto | static_steal\n"
-        "                      An item starts at omp:, lf: or libomp: and runs to the next one,\n"
-        "                      so a chunk's comma needs no quoting.\n"
+        "                      lb4omp:TECH[,CHUNK]  LB4OMP (lf-bench-lb4omp, loops written\n"
+        "                                        schedule(monotonic:runtime), OMP_SCHEDULE=TECH\n"
+        "                                        in a process of its own); TECH static |\n"
+        "                                        dynamic | guided | trapezoidal | static_steal\n"
+        "                                        | fac2 | fac2a | fac2b | wf | awf | awf_b |\n"
+        "                                        awf_c | awf_d | awf_e | af | af_a | pls | tfss\n"
+        "                                        | mfsc | fiss | viss | rnd | auto[,SELECTOR];\n"
+        "                                        fsc | tap | fac | faca | bold need\n"
+        "                                        KMP_PROFILE_DATA=FILE (a profiling run's);\n"
+        "                                        rnd without CHUNK hands out 1 iteration;\n"
+        "                                        KMP_CPU_SPEED (from /proc/cpuinfo) and\n"
+        "                                        KMP_FISS_STAGES (>= 2) are set unless given\n"
+        "                      tbb:PART[,GRAIN]  oneTBB parallel_for (lf-bench-tbb) over a\n"
+        "                                        blocked_range of grain size GRAIN [1]; PART\n"
+        "                                        auto | simple | affinity | static (the\n"
+        "                                        partitioner; affinity's is kept per row)\n"
+        "                      An item starts at omp:, lf:, libomp:, lb4omp: or tbb: and runs to\n"
+        "                      the next one, so a chunk's comma needs no quoting.  At most %d.\n"
         "                      e.g. --schedules omp:static,omp:dynamic,1,lf:multi,lf:dynamic,8\n"
         "  --reps R          measured rounds after one warm-up round [5]    e.g. --reps 9\n"
+        "  --execs E         executions of the loop per measurement, back to back at the\n"
+        "                      same call site, so that what a schedule learns across\n"
+        "                      executions shows [1]                         e.g. --execs 10\n"
         "  --format F        table | csv | json  [table]                    e.g. --format csv\n"
         "  --out FILE        write the --format output to FILE (the table still goes to\n"
         "                      standard output)                         e.g. --out run.json\n"
@@ -164,9 +236,9 @@ static void help(void)
         "                      timelines DIR/trace-SCHEDULE.png) with gnuplot  e.g. --plot plots\n"
         "  --seed S          seed of the random kernels [42]\n"
         "  --spin-rate R     spin steps per ns instead of calibrating (lf-bench passes its\n"
-        "                      own to lf-bench-libomp so both do the same work)\n"
-        "  --child           print CSV rows only, no header (how lf-bench runs\n"
-        "                      lf-bench-libomp; not for interactive use)\n"
+        "                      own to its children so all do the same work)\n"
+        "  --serve           run schedules on request from standard input (how lf-bench\n"
+        "                      runs its children; not for interactive use)\n"
         "  --help            this text\n"
         "\n"
         "Columns: median/min/max makespan of the rounds (s); T1 = the fastest sequential\n"
@@ -175,9 +247,16 @@ static void help(void)
         "1/f for a little thread, duty/2 + (1 - duty) on the varying core, and each\n"
         "thread's share when threads outnumber cores; eff = ideal / median; chunks =\n"
         "contiguous runs of iterations per thread, summed (median over rounds): the chunks\n"
-        "handed out, except that back-to-back chunks of one thread count once; speedup =\n"
-        "T1 / median.  libomp: rows are measured by lf-bench-libomp (its own T1) in a child\n"
-        "process after the other rows, under the same scenario.\n"
+        "handed out, except that back-to-back chunks of one thread count once, per\n"
+        "execution; speedup =\n"
+        "execs x T1 / median; vs_best = the smallest median of the run / this median (1:\n"
+        "the best row).  With --execs E, a measurement is E executions and ideal is\n"
+        "E x T1 / sum(s_i).  libomp:, lb4omp: and tbb: rows run in child processes built\n"
+        "against that runtime, with the same kernel code; their rounds interleave with\n"
+        "the others (every round runs every row once), under the same background load\n"
+        "and against the same T1.  With such rows OMP_WAIT_POLICY=passive (unless set) so\n"
+        "that no runtime's idle threads spin while another's run.  A row whose child was\n"
+        "not built, or that needs what is missing, is skipped with one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
         "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
@@ -205,7 +284,7 @@ static void help(void)
         "  LF_FAKE_NUMA=2 LF_BIND=close " PROG " --kernel stencil --placement node0 \\\n"
         "      --threads 2 --reps 5 --schedules \\\n"
         "      omp:dynamic,1,lf:fac2,numa=off,stage=off,lf:fac2,stage=off,lf:fac2,lf:rumr\n",
-        default_schedules, default_data_schedules);
+        default_schedules, BENCH_MAX_SCHEDS, default_data_schedules);
     char buf[4096];
     if (lf_schedule_help(buf, sizeof buf) > 0)
         printf("\nloopfarm schedules (lf:SPEC):\n%s", buf);
@@ -213,14 +292,30 @@ static void help(void)
 
 /* ---- Option values ---- */
 
+/* Parse v as an integer in [min, max] exactly: decimal digits with an
+ * optional sign, optionally followed by a power of ten ("2e5"); anything
+ * else, or a value out of range, is a usage error naming opt. */
 static long parse_long(const char *opt, const char *v, long min, long max)
 {
     char *end;
     errno = 0;
-    double d = strtod(v, &end); /* accepts 2e5 */
-    if (errno || end == v || *end || d != floor(d) || d < min || d > max)
+    long x = strtol(v, &end, 10);
+    int ok = errno == 0 && end != v && (*v == '-' || *v == '+' || (*v >= '0' && *v <= '9'));
+    if (ok && (*end == 'e' || *end == 'E')) {
+        const char *e = end + 1;
+        errno = 0;
+        long p = strtol(e, &end, 10);
+        ok = errno == 0 && end != e && *e >= '0' && *e <= '9' && p <= 18;
+        for (long j = 0; ok && j < p; j++) {
+            if (x > LONG_MAX / 10 || x < LONG_MIN / 10)
+                ok = 0;
+            else
+                x *= 10;
+        }
+    }
+    if (!ok || *end || x < min || x > max)
         usage_error("%s: '%s' is not an integer in [%ld, %ld]", opt, v, min, max);
-    return (long)d;
+    return x;
 }
 
 static double parse_double(const char *opt, const char *v, double min, double max)
@@ -233,57 +328,148 @@ static double parse_double(const char *opt, const char *v, double min, double ma
     return d;
 }
 
+/* The runtime whose prefix (or lf:) starts p, or -1. */
 static int prefix_at(const char *p)
 {
-    return strncmp(p, "omp:", 4) == 0 || strncmp(p, "lf:", 3) == 0 || strncmp(p, "libomp:", 7) == 0;
+    if (strncmp(p, "lf:", 3) == 0)
+        return RT_GOMP;
+    for (int r = 0; r < RT_COUNT; r++)
+        if (strncmp(p, runtimes[r].prefix, strlen(runtimes[r].prefix)) == 0)
+            return r;
+    return -1;
+}
+
+/* Split "NAME[,NUMBER]" (body) into name[len] and *num (0 when absent;
+ * NUMBER parsed as an integer in [1, INT_MAX], a usage error naming what
+ * otherwise). */
+static void split_item(const struct sched *s, const char *body, char *name, size_t len, int *num)
+{
+    const char *comma = strchr(body, ',');
+    size_t l = comma ? (size_t)(comma - body) : strlen(body);
+    if (l >= len)
+        l = len - 1;
+    memcpy(name, body, l);
+    name[l] = 0;
+    *num = comma ? (int)parse_long(s->label, comma + 1, 1, INT_MAX) : 0;
 }
 
 /* Parse "KIND[,CHUNK]" of an omp: or libomp: item into s. */
-static void parse_omp_kind(struct sched *s, const char *body, int libomp)
+static void parse_omp_kind(struct sched *s, const char *body)
 {
     char kind[32];
-    const char *comma = strchr(body, ',');
-    size_t len = comma ? (size_t)(comma - body) : strlen(body);
-    if (len >= sizeof kind)
-        len = sizeof kind - 1;
-    memcpy(kind, body, len);
-    kind[len] = 0;
-    s->chunk = 0;
-    if (comma)
-        s->chunk = (int)parse_long(s->label, comma + 1, 1, INT_MAX);
+    int libomp = s->rt == RT_LIBOMP;
+    split_item(s, body, kind, sizeof kind, &s->chunk);
     if (strcmp(kind, "static") == 0)
         s->okind = omp_sched_static;
     else if (strcmp(kind, "dynamic") == 0)
         /* monotonic: libomp runs a nonmonotonic dynamic as static stealing */
-        s->okind = (omp_sched_t)(omp_sched_dynamic | omp_sched_monotonic);
+        s->okind = omp_sched_dynamic | (int)omp_sched_monotonic;
     else if (strcmp(kind, "guided") == 0)
         s->okind = omp_sched_guided;
     else if (strcmp(kind, "auto") == 0)
         s->okind = omp_sched_auto;
-    else if (libomp && strcmp(kind, "static_steal") == 0)
+    else if (libomp && strcmp(kind, "static_steal") == 0) {
         /* libomp 14 rejects its kmp_sched_static_steal (102) in
          * omp_set_schedule; only OMP_SCHEDULE=static_steal selects it. */
-        s->steal = 1;
-    else
+        if (s->chunk > 0)
+            snprintf(s->env, sizeof s->env, "static_steal,%d", s->chunk);
+        else
+            snprintf(s->env, sizeof s->env, "static_steal");
+    } else
         usage_error("--schedules: unknown kind '%s' in '%s'; accepted: static, dynamic, guided, "
                     "auto%s, each optionally followed by ,CHUNK",
                     kind, s->label, libomp ? ", static_steal" : " (static_steal: use libomp:)");
 }
 
-/* Split the --schedules list: an item starts at omp:, lf: or libomp: (at the
- * start or after a comma) and runs to the comma before the next such prefix. */
+/* LB4OMP's techniques by their OMP_SCHEDULE names, with the kmp_sched_t
+ * value that its omp_get_schedule answers for each (0: it has none, and
+ * asking aborts), and whether the technique reads a profile
+ * (KMP_PROFILE_DATA) that it cannot run without.  The values are those of
+ * LB4OMP's kmp.h (enum kmp_sched) at master bd45b1e. */
+static const struct lb4omp_tech {
+    const char *name;
+    int kind;
+    int profile;
+} lb4omp_techs[] = {
+    {"static", 1, 0},        {"dynamic", 2, 0},        {"guided", 3, 0},  {"auto", 4, 0},
+    {"trapezoidal", 101, 0}, {"static_steal", 102, 0}, {"fsc", 103, 1},   {"tap", 104, 1},
+    {"fac", 105, 1},         {"faca", 106, 1},         {"fac2", 107, 0},  {"fac2a", 108, 0},
+    {"wf", 109, 0},          {"bold", 110, 1},         {"awf_b", 111, 0}, {"awf_c", 112, 0},
+    {"awf_d", 113, 0},       {"awf_e", 114, 0},        {"af", 115, 0},    {"af_a", 116, 0},
+    {"awf", 118, 0},         {"pls", 119, 0},          {"tfss", 120, 0},  {"mfsc", 121, 0},
+    {"fiss", 122, 0},        {"viss", 0, 0},           {"rnd", 0, 0},     {"fac2b", 0, 0},
+};
+
+/* Parse "TECH[,CHUNK]" of an lb4omp: item into s: LB4OMP takes it from
+ * OMP_SCHEDULE (its omp_set_schedule maps the kinds from 102 on to the next
+ * technique, and refuses the monotonic bit). */
+static void parse_lb4omp(struct sched *s, const char *body)
+{
+    char tech[32];
+    const struct lb4omp_tech *t = NULL;
+    split_item(s, body, tech, sizeof tech, &s->chunk);
+    for (size_t i = 0; i < sizeof lb4omp_techs / sizeof lb4omp_techs[0]; i++)
+        if (strcmp(tech, lb4omp_techs[i].name) == 0)
+            t = &lb4omp_techs[i];
+    if (!t) {
+        char list[512] = "";
+        for (size_t i = 0; i < sizeof lb4omp_techs / sizeof lb4omp_techs[0]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     lb4omp_techs[i].name);
+        usage_error("--schedules: unknown LB4OMP technique '%s' in '%s'; accepted: %s, each "
+                    "optionally followed by ,CHUNK (auto: ,SELECTOR)",
+                    tech, s->label, list);
+    }
+    const char *profile = getenv("KMP_PROFILE_DATA");
+    if (t->profile && !(profile && *profile)) {
+        snprintf(s->why, sizeof s->why,
+                 "LB4OMP's %s needs a profile, KMP_PROFILE_DATA=FILE written by a run under "
+                 "OMP_SCHEDULE=profiling",
+                 tech);
+        s->skip = 1;
+    }
+    s->lb4omp_kind = t->kind;
+    if (s->chunk > 0)
+        snprintf(s->env, sizeof s->env, "%s,%d", tech, s->chunk);
+    else
+        snprintf(s->env, sizeof s->env, "%s", tech);
+}
+
+/* Parse "PART[,GRAIN]" of a tbb: item into s. */
+static void parse_tbb(struct sched *s, const char *body)
+{
+    static const char *const parts[] = {"auto", "simple", "affinity", "static"};
+    char part[32];
+    int grain;
+    split_item(s, body, part, sizeof part, &grain);
+    s->tgrain = grain > 0 ? grain : 1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(part, parts[i]) == 0) {
+            s->part = (enum bench_tbb_partitioner)i;
+            return;
+        }
+    usage_error("--schedules: unknown oneTBB partitioner '%s' in '%s'; accepted: auto, simple, "
+                "affinity, static, each optionally followed by ,GRAIN",
+                part, s->label);
+}
+
+/* Split the --schedules list: an item starts at a runtime's prefix or lf:
+ * (at the start or after a comma) and runs to the comma before the next
+ * such prefix.  A child accepts its own runtime's items only. */
 static void parse_schedules(struct config *c, char *list)
 {
     char *p = list;
-    int lf_slots = 0, steals = 0;
+    int lf_slots = 0;
     c->ns = 0;
     if (!*p)
         usage_error("--schedules: empty list");
     while (*p) {
-        if (!prefix_at(p))
-            usage_error("--schedules: '%s' does not start with omp:, lf: or libomp:", p);
+        int rt = prefix_at(p);
+        if (rt < 0)
+            usage_error("--schedules: '%s' does not start with omp:, lf:, libomp:, lb4omp: or tbb:",
+                        p);
         char *q = p + 1;
-        while (*q && !(q[0] == ',' && prefix_at(q + 1)))
+        while (*q && !(q[0] == ',' && prefix_at(q + 1) >= 0))
             q++;
         char *next = *q ? q + 1 : q;
         *q = 0;
@@ -294,7 +480,11 @@ static void parse_schedules(struct config *c, char *list)
         if (strlen(p) >= sizeof s->label)
             usage_error("--schedules: '%s' is too long", p);
         strcpy(s->label, p);
-        s->local = 1;
+        s->rt = (enum runtime)rt;
+        s->child = -1;
+        if (c->serve && s->rt != SELF_RT)
+            usage_error("--schedules: %s is not a schedule of " PROG, p);
+        const char *body = p + strlen(runtimes[rt].prefix);
         if (strncmp(p, "lf:", 3) == 0) {
             char err[512];
             lf_schedule *ls;
@@ -303,23 +493,18 @@ static void parse_schedules(struct config *c, char *list)
             if (lf_schedule_parse(s->spec, &ls, err, sizeof err) != 0)
                 usage_error("--schedules: bad loopfarm schedule '%s': %s", s->spec, err);
             lf_schedule_free(ls);
+            if (lf_slots == 16)
+                usage_error("--schedules: more than 16 lf: schedules (one call site each)");
             s->slot = lf_slots++;
-        } else if (strncmp(p, "omp:", 4) == 0) {
+        } else if (rt == RT_TBB) {
+            s->kind = SK_TBB;
+            parse_tbb(s, body);
+        } else if (rt == RT_LB4OMP) {
             s->kind = SK_OMP;
-#ifdef LF_BENCH_LIBOMP
-            parse_omp_kind(s, p + 4, 1);
-#else
-            parse_omp_kind(s, p + 4, 0);
-#endif
+            parse_lb4omp(s, body);
         } else {
-            s->kind = SK_LIBOMP;
-            parse_omp_kind(s, p + 7, 1);
-            if (s->steal && ++steals > 1)
-                usage_error("--schedules: at most one libomp:static_steal[,CHUNK] per run (libomp "
-                            "takes it from OMP_SCHEDULE at start-up only)");
-#ifndef LF_BENCH_LIBOMP
-            s->local = 0;
-#endif
+            s->kind = SK_OMP;
+            parse_omp_kind(s, body);
         }
         p = next;
     }
@@ -371,7 +556,8 @@ enum {
     OPT_PASSES,
     OPT_SEED,
     OPT_SPINRATE,
-    OPT_CHILD,
+    OPT_EXECS,
+    OPT_SERVE,
     OPT_HELP
 };
 
@@ -397,7 +583,8 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"passes", required_argument, 0, OPT_PASSES},
         {"seed", required_argument, 0, OPT_SEED},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
-        {"child", no_argument, 0, OPT_CHILD},
+        {"execs", required_argument, 0, OPT_EXECS},
+        {"serve", no_argument, 0, OPT_SERVE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
@@ -406,6 +593,7 @@ static void parse_options(struct config *c, int argc, char **argv)
     memset(c, 0, sizeof *c);
     c->kernel = KERNEL_SPIN;
     c->reps = 5;
+    c->execs = 1;
     c->seed = 42;
     c->sc.little = 1;
     c->sc.factor = 3;
@@ -418,7 +606,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         case OPT_KERNEL:
             if ((c->kernel = bench_kernel_lookup(optarg)) < 0)
                 usage_error("--kernel: unknown kernel '%s'; accepted: spin, triangle, random, "
-                            "mandelbrot, spmv, calcium, stream, stencil",
+                            "mandelbrot, spmv, calcium, graph, stream, stencil",
                             optarg);
             break;
         case OPT_N:
@@ -488,8 +676,11 @@ static void parse_options(struct config *c, int argc, char **argv)
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
             break;
-        case OPT_CHILD:
-            c->child = 1;
+        case OPT_EXECS:
+            c->execs = (int)parse_long("--execs", optarg, 1, 1000000);
+            break;
+        case OPT_SERVE:
+            c->serve = 1;
             break;
         case OPT_HELP:
         case 'h':
@@ -550,63 +741,7 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Fold iteration i's value v into an order-independent checksum term: the
- * loops keep no result array, so threads never share a cache line for
- * results (dynamic,1 would otherwise pay for false sharing at every
- * iteration), and a wrong, missing or repeated iteration changes the sum. */
-static inline uint64_t check_term(long i, double v)
-{
-    uint64_t x;
-    memcpy(&x, &v, sizeof x);
-    x ^= (uint64_t)i * 0x9e3779b97f4a7c15ULL;
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    return x ^ (x >> 27);
-}
-
-/* One iteration as a team member runs it: a little thread repeats the work;
- * a jump in i starts a new contiguous run (a chunk). */
-#define BENCH_BODY(i)                                                                              \
-    do {                                                                                           \
-        double v_ = k->iter(k, (i));                                                               \
-        for (int r_ = 1; r_ < rep; r_++)                                                           \
-            v_ = k->iter(k, (i));                                                                  \
-        sum += check_term((i), v_);                                                                \
-        runs += (i) != next;                                                                       \
-        next = (i) + 1;                                                                            \
-        iters++;                                                                                   \
-    } while (0)
-
-/* A data kernel's iteration: iteration i reads the block at blk (in place
- * or staged); it counts as remote when its reads waited (another domain's
- * data, read in place), as staged when blk is not in the placed input.  A
- * little thread repeats it, reads and waits included. */
-#define BENCH_DATA_BODY(i, blk)                                                                    \
-    do {                                                                                           \
-        const double *b_ = (blk);                                                                  \
-        double w_ = 0;                                                                             \
-        double v_ = k->iter_at(k, (i), b_, &w_);                                                   \
-        for (int r_ = 1; r_ < rep; r_++)                                                           \
-            v_ = k->iter_at(k, (i), b_, &w_);                                                      \
-        sum += check_term((i), v_);                                                                \
-        runs += (i) != next;                                                                       \
-        next = (i) + 1;                                                                            \
-        iters++;                                                                                   \
-        remote += w_ > 0;                                                                          \
-        staged += (uintptr_t)b_ - in_lo >= in_len;                                                 \
-        waited += w_;                                                                              \
-    } while (0)
-
-struct tally {
-    long runs;
-    long iters;
-    uint64_t sum; /* of check_term over the iterations run */
-    /* data kernels: iterations read remotely in place / from a staged
-     * copy, and ns the kernel's reads waited */
-    long remote, staged;
-    double waited;
-};
-
+#ifdef BENCH_OPENMP
 /* The description of a data kernel's input that its lf: loops pass:
  * one block an element, and for the stencil a halo of one block (the
  * description counts halos in elements; the stencil reaches --passes
@@ -622,13 +757,22 @@ static void data_describe(const struct bench_kernel *k, struct lf_data *d)
     d->in[0].halo = k->id == KERNEL_STENCIL ? 1 : 0;
 }
 
+/* The OpenMP loop of the omp:, libomp: and lb4omp: rows.  LB4OMP runs its
+ * techniques only in loops marked monotonic: clang 14 marks a bare
+ * schedule(runtime) nonmonotonic, which LB4OMP runs as static_steal. */
+#ifdef LF_BENCH_LB4OMP
+#define BENCH_OMP_FOR _Pragma("omp for schedule(monotonic : runtime)")
+#else
+#define BENCH_OMP_FOR _Pragma("omp for schedule(runtime)")
+#endif
+
 /* The source line of the first LF_FOR_SCHED of run_parallel: slot k's site
  * is named "lf-bench.c:(line + k)" in traces. */
 static int lf_slot0_line;
 
 /* Run the loop once under schedule s; returns its makespan in seconds. */
 static double run_parallel(const struct config *c, const struct bench_kernel *k,
-                           const struct sched *s, struct tally *tl)
+                           const struct sched *s, struct bench_tally *tl)
 {
     const struct bench_scenario *sc = &c->sc;
     const long n = k->n;
@@ -644,11 +788,12 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     data_describe(k, &din);
     /* The region runs inside an undeferred task whose run-sched-var is the
      * schedule's: the initial task keeps the value OMP_SCHEDULE gave it,
-     * which is the only way to libomp's static_steal. */
+     * which is the only way to libomp's static_steal and LB4OMP's
+     * techniques. */
 #pragma omp task if (0) shared(truns, titers, tsum, tremote, tstaged, twaited, t0, t1, din)
     {
-        if (!lf && !s->steal)
-            omp_set_schedule(s->okind, s->chunk);
+        if (!lf && !s->env[0])
+            omp_set_schedule((omp_sched_t)s->okind, s->chunk);
         t0 = now_s();
 #pragma omp parallel num_threads(c->threads)                                                       \
     reduction(+ : truns, titers, tsum, tremote, tstaged, twaited)
@@ -661,7 +806,7 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
             bench_bind_thread(sc, t);
             if (!lf && data) {
                 /* In place: an omp: loop cannot declare its data. */
-#pragma omp for schedule(runtime)
+                BENCH_OMP_FOR
                 for (long i = 0; i < n; i++)
                     BENCH_DATA_BODY(i, k->xin + i * g);
             } else if (lf && data) {
@@ -689,7 +834,7 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
                 }
                 /* clang-format on */
             } else if (!lf) {
-#pragma omp for schedule(runtime)
+                BENCH_OMP_FOR
                 for (long i = 0; i < n; i++)
                     BENCH_BODY(i);
             } else {
@@ -737,11 +882,12 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     tl->waited = twaited;
     return t;
 }
+#endif
 
 /* The sequential loop of T1 on the calling (pinned) thread, with the same
  * body as the team's loops so that fine grains cost the same in both.  A
  * data kernel reads the copy on this thread's domain: all local. */
-static double run_sequential(const struct bench_kernel *k, struct tally *tl)
+static double run_sequential(const struct bench_kernel *k, struct bench_tally *tl)
 {
     const long n = k->n;
     const int rep = 1;
@@ -768,33 +914,165 @@ static double run_sequential(const struct bench_kernel *k, struct tally *tl)
     return t;
 }
 
-/* Check a run's tally against the sequential run's; exit loudly when wrong. */
-static void check_result(const struct config *c, const char *what, const struct tally *ref,
-                         const struct tally *got)
+/* Check a tally of `times` executions against the sequential run's; exit
+ * loudly when wrong. */
+static void check_result(const struct config *c, const char *what, const struct bench_tally *ref,
+                         long times, const struct bench_tally *got)
 {
-    if (got->iters != ref->iters) {
+    if (got->iters != ref->iters * times) {
         fprintf(stderr, PROG ": WRONG RESULT: kernel %s, %s: %ld iterations ran, expected %ld\n",
-                bench_kernel_name(c->kernel), what, got->iters, ref->iters);
+                bench_kernel_name(c->kernel), what, got->iters, ref->iters * times);
         exit(BENCH_EXIT_WRONG);
     }
-    if (got->sum != ref->sum) {
+    if (got->sum != ref->sum * (uint64_t)times) {
         fprintf(stderr,
                 PROG ": WRONG RESULT: kernel %s, %s: the checksum of the iterations' values is "
                      "%016llx, the sequential run's %016llx\n",
                 bench_kernel_name(c->kernel), what, (unsigned long long)got->sum,
-                (unsigned long long)ref->sum);
+                (unsigned long long)(ref->sum * (uint64_t)times));
         exit(BENCH_EXIT_WRONG);
     }
 }
 
+/* One measurement of schedule s (index i of this process's list): --execs
+ * executions back to back, each checked against ref; returns their summed
+ * makespan, and the tallies summed in tl. */
+static double measure(const struct config *c, const struct bench_kernel *k, const struct sched *s,
+                      int i, const struct bench_tally *ref, struct bench_tally *tl)
+{
+    double total = 0;
+    memset(tl, 0, sizeof *tl);
+    for (int e = 0; e < c->execs; e++) {
+        struct bench_tally one;
+#ifdef BENCH_OPENMP
+        (void)i;
+        total += run_parallel(c, k, s, &one);
+#else
+        total += bench_tbb_run(k, &c->sc, c->threads, s->part, s->tgrain, i, &one);
+#endif
+        check_result(c, s->label, ref, 1, &one);
+        tl->runs += one.runs;
+        tl->iters += one.iters;
+        tl->sum += one.sum;
+        tl->remote += one.remote;
+        tl->staged += one.staged;
+        tl->waited += one.waited;
+    }
+    return total;
+}
+
+/* Start this process's team once, so that every member is pinned before
+ * anything is timed. */
+static void start_team(const struct config *c)
+{
+#ifdef BENCH_OPENMP
+#pragma omp parallel num_threads(c->threads)
+    {
+        bench_bind_thread(&c->sc, omp_get_thread_num());
+#pragma omp single
+        if (omp_get_num_threads() != c->threads) {
+            fprintf(stderr, PROG ": the OpenMP runtime gave %d threads, not %d\n",
+                    omp_get_num_threads(), c->threads);
+            exit(1);
+        }
+    }
+#else
+    if (bench_tbb_start(&c->sc, c->threads) != 0)
+        exit(1);
+#endif
+}
+
+/* Build the kernel on the calling thread (calibrating the spin rate unless
+ * given) and its sequential reference result; exits on failure. */
+static void build_kernel(const struct config *c, struct bench_kernel *k, struct bench_tally *ref,
+                         double *rate)
+{
+    *rate = c->spin_rate > 0 ? c->spin_rate : bench_spin_calibrate(c->grain);
+    int krc =
+        bench_kernel_init(k, c->kernel, c->n, c->grain, c->seed, *rate, c->passes, c->placement);
+    if (krc == -ENOMEM) {
+        fprintf(stderr, PROG ": out of memory building kernel %s with n=%ld\n",
+                bench_kernel_name(c->kernel), c->n);
+        exit(1);
+    } else if (krc != 0) {
+        fprintf(stderr, PROG ": cannot build kernel %s (placement %s): %s\n",
+                bench_kernel_name(c->kernel), bench_placement_name(c->placement), strerror(-krc));
+        exit(1);
+    }
+    run_sequential(k, ref); /* warm-up, and the reference result */
+}
+
+/* ---- A child: serve lf-bench's requests ---- */
+
+/* Run this process's schedules as lf-bench asks, on standard input: "run I"
+ * measures schedule I once and answers "T RUNS ITERS SUM REMOTE STAGED
+ * WAITED" (seconds; the tally of its executions); "quit" or the end of the
+ * input ends.  Before the first request: "ready ITERS SUM", the reference
+ * result of the sequential run, which lf-bench compares with its own. */
+static int serve(const struct config *c)
+{
+    struct bench_kernel kern;
+    struct bench_tally ref;
+    double rate;
+    char line[256];
+    if (c->spin_rate <= 0) {
+        fprintf(stderr, PROG ": --serve needs --spin-rate (lf-bench passes its own)\n");
+        return BENCH_EXIT_USAGE;
+    }
+    bench_bind_thread(&c->sc, 0);
+    build_kernel(c, &kern, &ref, &rate);
+    start_team(c);
+#ifdef LF_BENCH_LB4OMP
+    /* LB4OMP's kinds and names do not line up everywhere: check that the
+     * technique OMP_SCHEDULE named is the one that runs. */
+    for (int i = 0; i < c->ns; i++) {
+        omp_sched_t kind;
+        int chunk;
+        if (c->s[i].lb4omp_kind == 0)
+            continue; /* LB4OMP's omp_get_schedule aborts on these */
+        omp_get_schedule(&kind, &chunk);
+        if (((int)kind & ~(int)omp_sched_monotonic) != c->s[i].lb4omp_kind) {
+            fprintf(stderr,
+                    PROG ": %s: LB4OMP selected schedule kind %d, not %d (OMP_SCHEDULE=%s)\n",
+                    c->s[i].label, (int)kind, c->s[i].lb4omp_kind, getenv("OMP_SCHEDULE"));
+            return 1;
+        }
+    }
+#endif
+    printf("ready %ld %llu\n", ref.iters, (unsigned long long)ref.sum);
+    fflush(stdout);
+    while (fgets(line, sizeof line, stdin)) {
+        int i;
+        struct bench_tally tl;
+        if (strncmp(line, "quit", 4) == 0)
+            break;
+        if (sscanf(line, "run %d", &i) != 1 || i < 0 || i >= c->ns) {
+            fprintf(stderr, PROG ": bad request '%s'\n", line);
+            return 1;
+        }
+        double t = measure(c, &kern, &c->s[i], i, &ref, &tl);
+        printf("%.9g %ld %ld %llu %ld %ld %.9g\n", t, tl.runs, tl.iters, (unsigned long long)tl.sum,
+               tl.remote, tl.staged, tl.waited);
+        fflush(stdout);
+    }
+#ifndef BENCH_OPENMP
+    bench_tbb_stop();
+#endif
+    bench_kernel_free(&kern);
+    return 0;
+}
+
+/* ---- lf-bench: the children of the peer rows ---- */
+
+#ifdef BENCH_PARENT
 /* The fastest of best and reps sequential runs, each checked. */
-static double t1_runs(const struct config *c, const struct bench_kernel *k, const struct tally *ref,
-                      int reps, double best)
+static double t1_runs(const struct config *c, const struct bench_kernel *k,
+                      const struct bench_tally *ref, int reps, double best)
 {
     for (int r = 0; r < reps; r++) {
-        struct tally tl;
+        struct bench_tally tl;
         double t = run_sequential(k, &tl);
-        check_result(c, "sequential repeat", ref, &tl);
+        check_result(c, "sequential repeat", ref, 1, &tl);
         if (t < best)
             best = t;
     }
@@ -830,25 +1108,40 @@ static void fill_row(const struct config *c, struct bench_row *r, const char *la
     r->threads = c->threads;
     snprintf(r->scenario, sizeof r->scenario, "%s", bench_scenario_name(c->sc.id));
     snprintf(r->schedule, sizeof r->schedule, "%s", label);
+    r->execs = c->execs;
     r->median = bench_median(times, reps);
     r->min = times[0];
     r->max = times[reps - 1];
     r->t1 = t1;
-    r->ideal = t1 / sum_speeds;
+    r->ideal = c->execs * t1 / sum_speeds;
     r->efficiency = r->ideal / r->median;
-    r->speedup = t1 / r->median;
-    r->chunks = chunks ? (long)(bench_median(chunks, reps) + 0.5) : -1;
+    r->speedup = c->execs * t1 / r->median;
+    r->chunks = chunks ? (long)(bench_median(chunks, reps) / c->execs + 0.5) : -1;
 }
 
-/* ---- libomp rows ---- */
+struct child {
+    enum runtime rt;
+    char env[64]; /* OMP_SCHEDULE for it; empty: none */
+    char list[BENCH_MAX_SCHEDS * 65];
+    int pid;
+    FILE *to, *from;
+};
 
-#ifndef LF_BENCH_LIBOMP
-/* Path of lf-bench-libomp: $LF_BENCH_LIBOMP, else beside this program (or
- * beside the libtool wrapper when this is bench/.libs/lt-lf-bench). */
-static int find_libomp_driver(char *path, size_t len)
+static struct child children[BENCH_MAX_SCHEDS];
+static int nchildren;
+
+/* Path of a child program: $LF_BENCH_<RUNTIME> (LF_BENCH_LIBOMP,
+ * LF_BENCH_LB4OMP, LF_BENCH_TBB), else beside this program (or beside the
+ * libtool wrapper when this is bench/.libs/lt-lf-bench); 0 when it is
+ * there and executable. */
+static int find_child_program(enum runtime rt, char *path, size_t len)
 {
-    const char *env = getenv("LF_BENCH_LIBOMP");
-    char self[4096];
+    const char *name = runtimes[rt].program;
+    char var[32], self[4096];
+    snprintf(var, sizeof var, "LF_BENCH_%s", name + strlen("lf-bench-"));
+    for (char *v = var; *v; v++)
+        *v = (char)(*v >= 'a' && *v <= 'z' ? *v - 'a' + 'A' : *v);
+    const char *env = getenv(var);
     if (env && *env) {
         snprintf(path, len, "%s", env);
         return access(path, X_OK) == 0 ? 0 : -1;
@@ -863,36 +1156,98 @@ static int find_libomp_driver(char *path, size_t len)
     *slash = 0;
     size_t dl = strlen(self);
     if (dl >= 6 && strcmp(self + dl - 6, "/.libs") == 0) {
-        snprintf(path, len, "%.*s/lf-bench-libomp", (int)(dl - 6), self);
+        snprintf(path, len, "%.*s/%s", (int)(dl - 6), self, name);
         if (access(path, X_OK) == 0)
             return 0;
     }
-    snprintf(path, len, "%s/lf-bench-libomp", self);
+    snprintf(path, len, "%s/%s", self, name);
     return access(path, X_OK) == 0 ? 0 : -1;
 }
 
-/* Measure the libomp: schedules in lf-bench-libomp with the same options and
- * append its rows; returns the number of rows appended. */
-static int run_libomp_child(const struct config *c, double spin_rate, struct bench_row *rows)
+/* The TSC frequency in MHz as LB4OMP's KMP_CPU_SPEED wants it: the first
+ * "cpu MHz" of /proc/cpuinfo (on this x86 the TSC runs at the nominal
+ * clock); 0 when unknown. */
+static long cpu_mhz(void)
 {
-    char path[4096], list[BENCH_MAX_SCHEDS * 64 + 1] = "", a[16][64];
-    char *argv[48];
-    int argc = 0, na = 0, nrows = 0, fds[2];
-    for (int i = 0; i < c->ns; i++)
-        if (!c->s[i].local) {
-            if (*list)
-                strcat(list, ",");
-            strcat(list, c->s[i].label);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    double mhz = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (long)(mhz + 0.5);
+}
+
+/* Group the peer rows into children: one per runtime, and one of its own
+ * for each row that its runtime takes from OMP_SCHEDULE; skip the rows
+ * whose child program was not built; say in one line why each skipped row
+ * is. */
+static void plan_children(struct config *c)
+{
+    for (int i = 0; i < c->ns; i++) {
+        struct sched *s = &c->s[i];
+        char path[4096];
+        if (s->skip)
+            fprintf(stderr, PROG ": %s skipped: %s\n", s->label, s->why);
+        if (s->rt == RT_GOMP || s->skip)
+            continue;
+        if (find_child_program(s->rt, path, sizeof path) != 0) {
+            fprintf(stderr, PROG ": %s skipped: %s was not built (it is when %s)\n", s->label,
+                    runtimes[s->rt].program, runtimes[s->rt].built);
+            s->skip = 1;
+            continue;
         }
-    if (!*list)
-        return 0;
-    if (find_libomp_driver(path, sizeof path) != 0) {
-        fprintf(stderr, PROG ": libomp: schedules need lf-bench-libomp beside lf-bench "
-                             "(built when configure finds clang with libomp)\n");
-        exit(1);
+        int j = 0;
+        while (j < nchildren && (children[j].rt != s->rt || s->env[0] || children[j].env[0]))
+            j++;
+        if (j == nchildren) {
+            memset(&children[j], 0, sizeof children[j]);
+            children[j].rt = s->rt;
+            snprintf(children[j].env, sizeof children[j].env, "%s", s->env);
+            nchildren++;
+        }
+        struct child *ch = &children[j];
+        s->child = j;
+        s->index = 0;
+        for (int k = 0; k < i; k++)
+            s->index += c->s[k].child == j;
+        if (ch->list[0])
+            strcat(ch->list, ",");
+        strcat(ch->list, s->label);
     }
+}
+
+/* Child j stopped answering: reap it, say how it ended, and exit with its
+ * verdict (a wrong result stays a wrong result). */
+static void __attribute__((noreturn)) child_failed(int j)
+{
+    struct child *ch = &children[j];
+    int status = 0;
+    if (ch->to)
+        fclose(ch->to);
+    ch->to = NULL;
+    while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    bench_child_unregister(ch->pid);
+    fprintf(stderr, PROG ": %s (%s) failed (%s %d)\n", runtimes[ch->rt].program, ch->list,
+            WIFEXITED(status) ? "exit status" : "signal",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    exit(WIFEXITED(status) && WEXITSTATUS(status) == BENCH_EXIT_WRONG ? BENCH_EXIT_WRONG : 1);
+}
+
+/* Start child j with the same options and its schedules, in --serve mode,
+ * and wait for its "ready" line; its reference result must be ours. */
+static void start_child(const struct config *c, int j, double rate, const struct bench_tally *ref)
+{
+    struct child *ch = &children[j];
+    char path[4096], a[16][64], line[256];
+    char *argv[48];
+    int argc = 0, na = 0, in[2], out[2];
+    find_child_program(ch->rt, path, sizeof path);
     argv[argc++] = path;
-    argv[argc++] = "--child";
+    argv[argc++] = "--serve";
 #define ARG(opt, fmt, val)                                                                         \
     do {                                                                                           \
         snprintf(a[na], sizeof a[0], fmt, val);                                                    \
@@ -904,27 +1259,23 @@ static int run_libomp_child(const struct config *c, double spin_rate, struct ben
     ARG("--grain", "%ld", c->grain);
     ARG("--threads", "%d", c->threads);
     ARG("--scenario", "%s", bench_scenario_name(c->sc.id));
-    ARG("--reps", "%d", c->reps);
+    ARG("--execs", "%d", c->execs);
     ARG("--seed", "%llu", (unsigned long long)c->seed);
-    ARG("--spin-rate", "%.9g", spin_rate);
+    ARG("--spin-rate", "%.17g", rate);
     ARG("--little", "%d", c->sc.little);
     ARG("--factor", "%d", c->sc.factor);
-    ARG("--period-ms", "%.9g", c->sc.period_ms);
-    ARG("--duty", "%.9g", c->sc.duty);
+    ARG("--period-ms", "%.17g", c->sc.period_ms);
+    ARG("--duty", "%.17g", c->sc.duty);
     if (bench_kernel_has_data(c->kernel))
         ARG("--placement", "%s", bench_placement_name(c->placement));
     if (c->kernel == KERNEL_STENCIL)
         ARG("--passes", "%d", c->passes);
 #undef ARG
-    if (c->hog_cores) {
-        argv[argc++] = "--hog-cores";
-        argv[argc++] = (char *)c->hog_cores;
-    }
     argv[argc++] = "--schedules";
-    argv[argc++] = list;
+    argv[argc++] = ch->list;
     argv[argc] = NULL;
 
-    if (pipe(fds) != 0) {
+    if (pipe(in) != 0 || pipe(out) != 0) {
         perror(PROG ": pipe");
         exit(1);
     }
@@ -937,6 +1288,7 @@ static int run_libomp_child(const struct config *c, double spin_rate, struct ben
     }
     if (pid == 0) {
         cpu_set_t all;
+        char mhz[32];
         prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
         if (getppid() != parent)
             _exit(1);
@@ -946,33 +1298,131 @@ static int run_libomp_child(const struct config *c, double spin_rate, struct ben
             CPU_SET(c->sc.cpus[i], &all);
         sched_setaffinity(0, sizeof all, &all);
         unsetenv("LF_TRACE"); /* the child runs no lf: loop; the trace is ours */
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
+        if (ch->env[0])
+            setenv("OMP_SCHEDULE", ch->env, 1);
+        if (ch->rt == RT_LIBOMP || ch->rt == RT_LB4OMP)
+            setenv("KMP_BLOCKTIME", "0", 0); /* idle threads sleep, as OMP_WAIT_POLICY says */
+        if (ch->rt == RT_LB4OMP) {
+            /* LB4OMP's timers divide the TSC by it (2400 MHz if unset) */
+            snprintf(mhz, sizeof mhz, "%ld", cpu_mhz());
+            if (atol(mhz) > 0)
+                setenv("KMP_CPU_SPEED", mhz, 0);
+            /* fiss divides by stages * (stages - 1): its default, threads
+             * - 1, is 1 at 2 threads */
+            snprintf(mhz, sizeof mhz, "%d", c->threads - 1 < 2 ? 2 : c->threads - 1);
+            setenv("KMP_FISS_STAGES", mhz, 0);
+        }
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
         execv(path, argv);
         fprintf(stderr, PROG ": cannot run %s: %s\n", path, strerror(errno));
         _exit(127);
     }
     bench_child_register(pid);
-    close(fds[1]);
-    FILE *in = fdopen(fds[0], "r");
-    char line[1024];
-    while (in && fgets(line, sizeof line, in))
-        if (nrows < BENCH_MAX_SCHEDS && bench_parse_csv_row(line, &rows[nrows]) == 0)
-            nrows++;
-    if (in)
-        fclose(in);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    bench_child_unregister(pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, PROG ": lf-bench-libomp failed (%s %d)\n",
-                WIFEXITED(status) ? "exit status" : "signal",
-                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        exit(WIFEXITED(status) && WEXITSTATUS(status) == BENCH_EXIT_WRONG ? BENCH_EXIT_WRONG : 1);
+    close(in[0]);
+    close(out[1]);
+    ch->pid = pid;
+    ch->to = fdopen(in[1], "w");
+    ch->from = fdopen(out[0], "r");
+    unsigned long long sum;
+    long iters;
+    if (!ch->to || !ch->from || !fgets(line, sizeof line, ch->from) ||
+        sscanf(line, "ready %ld %llu", &iters, &sum) != 2)
+        child_failed(j);
+    if (iters != ref->iters || sum != ref->sum) {
+        fprintf(stderr,
+                PROG ": WRONG RESULT: kernel %s: %s's sequential run gives %ld iterations, "
+                     "checksum %016llx; ours %ld, %016llx (not the same kernel?)\n",
+                bench_kernel_name(c->kernel), runtimes[ch->rt].program, iters, sum, ref->iters,
+                (unsigned long long)ref->sum);
+        exit(BENCH_EXIT_WRONG);
     }
-    return nrows;
+}
+
+/* Have schedule s measured by its child; returns the makespan, the tally in
+ * tl. */
+static double child_measure(const struct sched *s, struct bench_tally *tl)
+{
+    struct child *ch = &children[s->child];
+    char line[256];
+    unsigned long long sum;
+    double t;
+    memset(tl, 0, sizeof *tl);
+    if (fprintf(ch->to, "run %d\n", s->index) < 0 || fflush(ch->to) != 0 ||
+        !fgets(line, sizeof line, ch->from) ||
+        sscanf(line, "%lf %ld %ld %llu %ld %ld %lf", &t, &tl->runs, &tl->iters, &sum, &tl->remote,
+               &tl->staged, &tl->waited) != 7)
+        child_failed(s->child);
+    tl->sum = sum;
+    return t;
+}
+
+/* Ask every child to end and reap it; a child that fails is an error. */
+static void stop_children(void)
+{
+    for (int j = 0; j < nchildren; j++) {
+        struct child *ch = &children[j];
+        int status = 0;
+        fprintf(ch->to, "quit\n");
+        fclose(ch->to);
+        ch->to = NULL;
+        while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        bench_child_unregister(ch->pid);
+        fclose(ch->from);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, PROG ": %s (%s) failed at exit (%s %d)\n", runtimes[ch->rt].program,
+                    ch->list, WIFEXITED(status) ? "exit status" : "signal",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+            exit(1);
+        }
+    }
+    nchildren = 0;
+}
+
+/* With peer rows, every OpenMP runtime of the run waits passively, so that
+ * no runtime's idle threads spin while another's loop runs: libgomp reads
+ * OMP_WAIT_POLICY when it starts, so set it and run again. */
+static void wait_passively(const struct config *c, char **argv)
+{
+    int peers = 0;
+    for (int i = 0; i < c->ns; i++)
+        peers += c->s[i].rt != RT_GOMP && !c->s[i].skip;
+    if (!peers || getenv("OMP_WAIT_POLICY"))
+        return;
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);
+    fprintf(stderr, PROG ": cannot re-run itself with OMP_WAIT_POLICY=passive: %s\n",
+            strerror(errno));
+    exit(1);
+}
+
+/* Write the rows in c->fmt to --out (or standard output) and the table to
+ * standard output; 0, or -1 with a message when a write failed. */
+static int write_results(const struct config *c, const struct bench_row *rows, int nrows)
+{
+    FILE *f = stdout;
+    if (c->out && !(f = fopen(c->out, "w"))) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", c->out, strerror(errno));
+        return -1;
+    }
+    bench_write_rows(f, c->fmt, rows, nrows, 1);
+    if (c->out) {
+        int bad = ferror(f);
+        errno = 0;
+        if (fclose(f) != 0 || bad) {
+            fprintf(stderr, PROG ": cannot write %s: %s\n", c->out,
+                    errno ? strerror(errno) : "write error");
+            return -1;
+        }
+        if (c->fmt != FORMAT_TABLE)
+            bench_write_rows(stdout, FORMAT_TABLE, rows, nrows, 1);
+    }
+    return 0;
 }
 #endif
 
@@ -980,62 +1430,41 @@ int main(int argc, char **argv)
 {
     static struct config cfg;
     struct config *c = &cfg;
-    struct bench_kernel kern;
-    struct bench_row rows[BENCH_MAX_SCHEDS];
-    int nrows = 0;
 
     parse_options(c, argc, argv);
-#ifndef LF_BENCH_LIBOMP
-    char libomp_path[4096];
-    for (int i = 0; i < c->ns; i++)
-        if (!c->s[i].local && find_libomp_driver(libomp_path, sizeof libomp_path) != 0) {
-            fprintf(stderr,
-                    PROG ": --schedules %s needs lf-bench-libomp, which was not built "
-                         "(configure found no clang with libomp) or is not beside lf-bench\n",
-                    c->s[i].label);
-            return BENCH_EXIT_USAGE;
-        }
-#else
-    for (int i = 0; i < c->ns; i++)
-        if (c->s[i].steal) {
-            char want[64];
-            const char *have = getenv("OMP_SCHEDULE");
-            if (c->s[i].chunk > 0)
-                snprintf(want, sizeof want, "static_steal,%d", c->s[i].chunk);
-            else
-                snprintf(want, sizeof want, "static_steal");
-            if (!have || strcmp(have, want) != 0) {
-                /* libomp reads OMP_SCHEDULE once, when it starts */
-                setenv("OMP_SCHEDULE", want, 1);
-                execv("/proc/self/exe", argv);
-                fprintf(stderr, PROG ": cannot re-run itself with OMP_SCHEDULE=%s: %s\n", want,
-                        strerror(errno));
-                return 1;
-            }
-        }
-#endif
-    progress_on = isatty(2);
     bench_cleanup_install();
+#ifdef BENCH_OPENMP
     omp_set_dynamic(0);
-
-    /* Calibration and T1 run on the first core, before any load starts. */
-    bench_bind_thread(&c->sc, 0);
-    double rate = c->spin_rate > 0 ? c->spin_rate : bench_spin_calibrate(c->grain);
-    int krc =
-        bench_kernel_init(&kern, c->kernel, c->n, c->grain, c->seed, rate, c->passes, c->placement);
-    if (krc == -ENOMEM) {
-        fprintf(stderr, PROG ": out of memory building kernel %s with n=%ld\n",
-                bench_kernel_name(c->kernel), c->n);
-        return 1;
-    } else if (krc != 0) {
-        fprintf(stderr, PROG ": cannot build kernel %s (placement %s): %s\n",
-                bench_kernel_name(c->kernel), bench_placement_name(c->placement), strerror(-krc));
-        return 1;
-    }
-    struct tally ref;
-    int nlocal = 0;
+#endif
+#ifndef BENCH_PARENT
+    if (!c->serve)
+        usage_error("this program runs the %s rows for lf-bench, which starts it with --serve; "
+                    "run lf-bench --schedules %s...",
+                    runtimes[SELF_RT].prefix, runtimes[SELF_RT].prefix);
+    return serve(c);
+#else
+    struct bench_kernel kern;
+    struct bench_tally ref;
+    static struct bench_row rows[BENCH_MAX_SCHEDS];
+    int nrows = 0;
+    double rate;
+    if (c->serve)
+        return serve(c);
+    wait_passively(c, argv);
+    plan_children(c);
+    int nrun = 0;
     for (int i = 0; i < c->ns; i++)
-        nlocal += c->s[i].local;
+        nrun += !c->s[i].skip;
+    if (nrun == 0) {
+        fprintf(stderr, PROG ": no schedule left to run\n");
+        return BENCH_EXIT_USAGE;
+    }
+    progress_on = isatty(2);
+
+    /* Calibration and T1 run on the first core, before any load starts;
+     * the children build their kernels before T1 too. */
+    bench_bind_thread(&c->sc, 0);
+    build_kernel(c, &kern, &ref, &rate);
     double *times = calloc((size_t)(c->ns * c->reps) + 1, sizeof *times);
     double *chunks = calloc((size_t)(c->ns * c->reps) + 1, sizeof *chunks);
     struct bench_data_row drows[BENCH_MAX_SCHEDS];
@@ -1045,120 +1474,105 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": out of memory (n=%ld)\n", c->n);
         return 1;
     }
-
-    /* Start the team once so every member is pinned before timing. */
-#pragma omp parallel num_threads(c->threads)
-    {
-        bench_bind_thread(&c->sc, omp_get_thread_num());
-#pragma omp single
-        if (omp_get_num_threads() != c->threads) {
-            fprintf(stderr, PROG ": the OpenMP runtime gave %d threads, not %d\n",
-                    omp_get_num_threads(), c->threads);
-            exit(1);
-        }
+    for (int j = 0; j < nchildren; j++) {
+        progress("starting %s (%s)", runtimes[children[j].rt].program, children[j].list);
+        start_child(c, j, rate, &ref);
     }
+    start_team(c);
 
     /* T1 stands for an unloaded core: take the fastest of its runs (noise
      * from other processes only ever slows a run), some before the rounds
      * and as many after them, so that drifting load cannot inflate it. */
-    double t1 = 0;
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
-    if (nlocal > 0) {
-        progress("T1 (one thread, unloaded)");
-        run_sequential(&kern, &ref); /* warm-up, and the reference result */
-        t1 = t1_runs(c, &kern, &ref, t1_reps, 1e300);
+    progress("T1 (one thread, unloaded)");
+    double t1 = t1_runs(c, &kern, &ref, t1_reps, 1e300);
 
-        int rc = bench_scenario_start(&c->sc);
-        if (rc != 0) {
-            fprintf(stderr, PROG ": cannot start scenario %s: %s\n", bench_scenario_name(c->sc.id),
-                    strerror(-rc));
-            return 1;
-        }
-        /* Round 0 is the warm-up; schedules alternate within every round. */
-        for (int r = 0; r <= c->reps; r++) {
-            for (int i = 0; i < c->ns; i++) {
-                const struct sched *s = &c->s[i];
-                struct tally tl;
-                if (!s->local)
-                    continue;
-                if (r == 0)
-                    progress("warm-up  %s", s->label);
-                else
-                    progress("round %d/%d  %s", r, c->reps, s->label);
-                double t = run_parallel(c, &kern, s, &tl);
-                check_result(c, s->label, &ref, &tl);
-                if (r > 0) {
-                    times[i * c->reps + r - 1] = t;
-                    chunks[i * c->reps + r - 1] = (double)tl.runs;
-                    drows[i].remote += (double)tl.remote / ((double)tl.iters * c->reps);
-                    drows[i].staged += (double)tl.staged / ((double)tl.iters * c->reps);
-                    drows[i].wait_ms += tl.waited * 1e-6 / c->reps;
-                }
-            }
-        }
-        bench_scenario_stop();
-        progress("T1 again");
-        t1 = t1_runs(c, &kern, &ref, t1_reps, t1);
-        progress_done();
-        double sum = bench_sum_speeds(&c->sc, c->threads);
-        for (int i = 0; i < c->ns; i++)
-            if (c->s[i].local) {
-                fill_row(c, &rows[nrows++], c->s[i].label, &times[i * c->reps],
-                         &chunks[i * c->reps], c->reps, t1, sum);
-                drows[ndrows] = drows[i];
-                snprintf(drows[ndrows].schedule, sizeof drows[0].schedule, "%s", c->s[i].label);
-                ndrows++;
-            }
+    int rc = bench_scenario_start(&c->sc);
+    if (rc != 0) {
+        fprintf(stderr, PROG ": cannot start scenario %s: %s\n", bench_scenario_name(c->sc.id),
+                strerror(-rc));
+        return 1;
     }
-#ifndef LF_BENCH_LIBOMP
-    nrows += run_libomp_child(c, rate, rows + nrows);
-#endif
+    /* Round 0 is the warm-up; every round runs every schedule once, in
+     * the order given, whichever process runs it. */
+    for (int r = 0; r <= c->reps; r++) {
+        for (int i = 0; i < c->ns; i++) {
+            const struct sched *s = &c->s[i];
+            struct bench_tally tl;
+            double t;
+            if (s->skip)
+                continue;
+            if (r == 0)
+                progress("warm-up  %s", s->label);
+            else
+                progress("round %d/%d  %s", r, c->reps, s->label);
+            if (s->child < 0)
+                t = measure(c, &kern, s, i, &ref, &tl);
+            else
+                t = child_measure(s, &tl);
+            check_result(c, s->label, &ref, c->execs, &tl);
+            if (r > 0) {
+                double it = (double)tl.iters * c->reps;
+                times[i * c->reps + r - 1] = t;
+                chunks[i * c->reps + r - 1] = (double)tl.runs;
+                drows[i].remote += (double)tl.remote / it;
+                drows[i].staged += (double)tl.staged / it;
+                drows[i].wait_ms += tl.waited * 1e-6 / c->reps / c->execs;
+            }
+        }
+    }
+    bench_scenario_stop();
+    progress("T1 again");
+    t1 = t1_runs(c, &kern, &ref, t1_reps, t1);
+    stop_children();
+    progress_done();
+    double sumspeeds = bench_sum_speeds(&c->sc, c->threads);
+    for (int i = 0; i < c->ns; i++)
+        if (!c->s[i].skip) {
+            fill_row(c, &rows[nrows++], c->s[i].label, &times[i * c->reps], &chunks[i * c->reps],
+                     c->reps, t1, sumspeeds);
+            drows[ndrows] = drows[i];
+            snprintf(drows[ndrows].schedule, sizeof drows[0].schedule, "%s", c->s[i].label);
+            ndrows++;
+        }
+    bench_rank_rows(rows, nrows);
 
-    if (c->child) {
-        bench_write_rows(stdout, FORMAT_CSV, rows, nrows, 0);
-    } else {
-        FILE *f = stdout;
-        if (c->out && !(f = fopen(c->out, "w"))) {
-            fprintf(stderr, PROG ": cannot write %s: %s\n", c->out, strerror(errno));
+    if (write_results(c, rows, nrows) != 0)
+        return 1;
+    if (kern.iter_at && ndrows > 0 && (c->out || c->fmt == FORMAT_TABLE)) {
+        /* Under the table on standard output (never inside CSV or JSON). */
+        char passes[32] = "";
+        if (c->kernel == KERNEL_STENCIL)
+            snprintf(passes, sizeof passes, " (%d passes)", c->passes);
+        printf("\n%s%s, placement %s over %d NUMA domain%s (%s)%s\n", bench_kernel_name(c->kernel),
+               passes, bench_placement_name(c->placement), lf_numa_count(),
+               lf_numa_count() == 1 ? "" : "s", lf_numa_fake() ? "LF_FAKE_NUMA" : "real",
+               lf_numa_count() == 1 ? ": no remote reads" : "");
+        bench_write_data_rows(stdout, drows, ndrows);
+    }
+    if (c->plot) {
+        /* Name each lf: schedule's call site as the trace does. */
+        static char site[BENCH_MAX_SCHEDS][32];
+        const char *sites[BENCH_MAX_SCHEDS], *labels[BENCH_MAX_SCHEDS];
+        int nsites = 0;
+        for (int i = 0; i < c->ns; i++)
+            if (c->s[i].kind == SK_LF) {
+                snprintf(site[nsites], sizeof site[0], "lf-bench.c:%d",
+                         lf_slot0_line + c->s[i].slot);
+                sites[nsites] = site[nsites];
+                labels[nsites++] = c->s[i].label;
+            }
+        if (bench_plot(c->plot, rows, nrows, getenv("LF_TRACE"), sites, labels, nsites) != 0)
             return 1;
-        }
-        bench_write_rows(f, c->fmt, rows, nrows, 1);
-        if (c->out) {
-            fclose(f);
-            if (c->fmt != FORMAT_TABLE)
-                bench_write_rows(stdout, FORMAT_TABLE, rows, nrows, 1);
-        }
-        if (kern.iter_at && ndrows > 0 && (c->out || c->fmt == FORMAT_TABLE)) {
-            /* Under the table on standard output (never inside CSV or JSON). */
-            char passes[32] = "";
-            if (c->kernel == KERNEL_STENCIL)
-                snprintf(passes, sizeof passes, " (%d passes)", c->passes);
-            printf("\n%s%s, placement %s over %d NUMA domain%s (%s)%s\n",
-                   bench_kernel_name(c->kernel), passes, bench_placement_name(c->placement),
-                   lf_numa_count(), lf_numa_count() == 1 ? "" : "s",
-                   lf_numa_fake() ? "LF_FAKE_NUMA" : "real",
-                   lf_numa_count() == 1 ? ": no remote reads" : "");
-            bench_write_data_rows(stdout, drows, ndrows);
-        }
-        if (c->plot) {
-            /* Name each lf: schedule's call site as the trace does. */
-            static char site[BENCH_MAX_SCHEDS][32];
-            const char *sites[BENCH_MAX_SCHEDS], *labels[BENCH_MAX_SCHEDS];
-            int nsites = 0;
-            for (int i = 0; i < c->ns; i++)
-                if (c->s[i].kind == SK_LF) {
-                    snprintf(site[nsites], sizeof site[0], "lf-bench.c:%d",
-                             lf_slot0_line + c->s[i].slot);
-                    sites[nsites] = site[nsites];
-                    labels[nsites++] = c->s[i].label;
-                }
-            if (bench_plot(c->plot, rows, nrows, getenv("LF_TRACE"), sites, labels, nsites) != 0)
-                return 1;
-        }
     }
     bench_kernel_free(&kern);
     free(times);
     free(chunks);
     free(c->sched_text);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, PROG ": cannot write standard output: %s\n", strerror(errno));
+        return 1;
+    }
     return 0;
+#endif
 }

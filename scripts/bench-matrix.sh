@@ -1,33 +1,50 @@
 #!/bin/sh
-# scripts/bench-matrix.sh - the robustness matrix: kernels x scenarios x
-# schedules, then each schedule's minimum efficiency over the matrix and its
-# geometric mean.  About 5 minutes on a quiet 2-core machine (each loop takes
-# ~50-200 ms, 5 measured rounds); run it when nothing else is running.
+# scripts/bench-matrix.sh - the robustness matrix: kernels x scenarios, every
+# cell one lf-bench run with rows of five runtimes side by side (libgomp omp:,
+# LLVM libomp:, LB4OMP lb4omp:, oneTBB tbb:, loopfarm lf:), rounds
+# interleaved across them and one T1 per cell.  Then per schedule: its worst
+# efficiency over the cells, the geometric mean, its worst ratio to the best
+# row of a cell (vs_best), and how many cells it won; and for each lf:
+# schedule, its ratio to the best peer row (any other runtime) cell by cell.
+# About 15-20 minutes on a quiet 2-core machine with 5 rounds; run it when
+# nothing else is running.  Rows whose runtime was not built are skipped by
+# lf-bench with one line each.
 #
-#   scripts/bench-matrix.sh [-b LF_BENCH] [-o OUTDIR] [-r REPS] [-t THREADS] [--quick]
+#   scripts/bench-matrix.sh [-b LF_BENCH] [-o OUTDIR] [-r REPS] [-t THREADS] [-e EXECS]
+#                           [--plot] [--quick]
 #
 #   -b  the lf-bench to run      [build/normal/bench/lf-bench]
 #   -o  where results go          [bench-matrix-DATE]: matrix.csv (every row),
-#                                 summary.txt, efficiency-*.png when gnuplot exists
+#                                 summary.txt, lf-vs-peers.txt
 #   -r  measured rounds per run   [5]
 #   -t  threads                   [nproc]
+#   -e  executions of the loop per measurement (lf-bench --execs)  [1]
+#   --plot   also draw ratios.png: the heat map of vs_best (rows: schedules,
+#            columns: cells) and efficiency.png (needs gnuplot)
 #   --quick  sizes / 50 and 1 round: a smoke test of the script (seconds)
-# LF_MATRIX_SCHEDULES overrides the schedule list.
+# LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
+# scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph").
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=$top/build/normal/bench/lf-bench
 out=bench-matrix-$(date +%Y%m%d-%H%M%S)
 reps=5
+execs=1
 threads=$(nproc)
 scale=1
+plot=0
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
-    -b) bench=$2; shift 2 ;;
-    -o) out=$2; shift 2 ;;
-    -r) reps=$2; shift 2 ;;
-    -t) threads=$2; shift 2 ;;
+    -b) need "$@"; bench=$2; shift 2 ;;
+    -o) need "$@"; out=$2; shift 2 ;;
+    -r) need "$@"; reps=$2; shift 2 ;;
+    -t) need "$@"; threads=$2; shift 2 ;;
+    -e) need "$@"; execs=$2; shift 2 ;;
+    --plot) plot=1; shift ;;
     --quick) scale=50; reps=1; shift ;;
-    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) usage; exit 0 ;;
     *) echo "bench-matrix.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -35,8 +52,17 @@ if [ ! -x "$bench" ]; then
     echo "bench-matrix.sh: $bench not found; build (scripts/build.sh build/normal) or pass -b" >&2
     exit 2
 fi
+if [ $plot = 1 ] && ! command -v gnuplot >/dev/null 2>&1; then
+    echo "bench-matrix.sh: --plot needs gnuplot (scripts/deps.sh installs it)" >&2
+    exit 2
+fi
 
-all=omp:static,omp:dynamic,1,omp:guided,lf:dynamic,lf:guided,lf:fac2,lf:af,lf:multi,lf:dealdyn
+# Each runtime's schedules that did best here, and loopfarm's.
+all=omp:static,omp:dynamic,1,omp:guided
+all=$all,libomp:dynamic,1,libomp:guided,libomp:static_steal
+all=$all,lb4omp:fac2a,lb4omp:awf_b,lb4omp:af,lb4omp:af_a,lb4omp:tfss,lb4omp:mfsc
+all=$all,tbb:auto,tbb:simple,tbb:affinity
+all=$all,lf:dynamic,lf:guided,lf:fac2,lf:af,lf:awf-b,lf:multi,lf:dealdyn
 scheds=${LF_MATRIX_SCHEDULES:-$all}
 
 # kernel grain n: sized so T1 is ~200 ms (a 2-thread loop ~100-150 ms).
@@ -45,8 +71,14 @@ spin 500 400000
 spin 50000 4000
 mandelbrot 256 7500
 spmv 32 1200000
-calcium 100 15000"
-scenarios="dedicated hog biglittle varying"
+calcium 100 15000
+graph 16 20000"
+if [ -n "${LF_MATRIX_KERNELS:-}" ]; then
+    configs=$(echo "$configs" | while read -r k g n; do
+        case " $LF_MATRIX_KERNELS " in *" $k "*) echo "$k $g $n" ;; esac
+    done)
+fi
+scenarios=${LF_MATRIX_SCENARIOS:-dedicated hog biglittle varying}
 
 mkdir -p "$out"
 csv=$out/matrix.csv
@@ -61,8 +93,8 @@ echo "$configs" | while read -r kernel grain n; do
         elapsed=$(($(date +%s) - start))
         echo "[$run/$total] $kernel grain=$grain n=$n scenario=$scenario (${elapsed} s)" >&2
         "$bench" --kernel "$kernel" --grain "$grain" --n "$n" --threads "$threads" \
-            --scenario "$scenario" --schedules "$scheds" --reps "$reps" \
-            --format csv --out "$out/run.csv"
+            --scenario "$scenario" --schedules "$scheds" --reps "$reps" --execs "$execs" \
+            --format csv --out "$out/run.csv" >/dev/null
         if [ -s "$csv" ]; then
             tail -n +2 "$out/run.csv" >>"$csv"
         else
@@ -72,26 +104,92 @@ echo "$configs" | while read -r kernel grain n; do
 done
 rm -f "$out/run.csv"
 
-# Each schedule's minimum efficiency (and where) and geometric mean.  The
-# schedule is the only quoted CSV field: split on the quotes.
-awk -F'"' 'NR > 1 {
-    split($1, a, ","); split($3, b, ",")
-    s = $2; e = b[6] + 0
-    if (!(s in n)) { order[++ns] = s; min[s] = e; where[s] = a[1] "/" a[3] "/" a[5] }
-    n[s]++; lsum[s] += log(e > 0 ? e : 1e-9)
-    if (e < min[s]) { min[s] = e; where[s] = a[1] "/" a[3] "/" a[5] }
-}
-END {
-    printf "%-16s %8s %8s  %-26s %5s\n", "schedule", "min_eff", "geomean",
-        "min at (kernel/grain/scen.)", "runs"
-    for (i = 1; i <= ns; i++) {
-        s = order[i]
-        printf "%-16s %8.3f %8.3f  %-26s %5d\n", s, min[s], exp(lsum[s] / n[s]), where[s], n[s]
-    }
-}' "$csv" | tee "$out/summary.txt"
+python3 - "$csv" "$out" "$plot" <<'PYEOF'
+import csv, math, os, subprocess, sys
 
-if command -v gnuplot >/dev/null 2>&1; then
+path, out, plot = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+rows = list(csv.DictReader(open(path)))
+cells, scheds, at = [], [], {}
+for r in rows:
+    cell = "%s/%s/%s" % (r["kernel"], r["grain"], r["scenario"])
+    if cell not in cells:
+        cells.append(cell)
+    if r["schedule"] not in scheds:
+        scheds.append(r["schedule"])
+    at[cell, r["schedule"]] = r
+
+def runtime(s):
+    return s.split(":")[0]
+
+# Per schedule over the cells it ran in: worst efficiency (and where), the
+# geometric mean, the worst vs_best (and where), the cells won.
+lines = ["%-22s %7s %7s %8s %5s %5s  %-24s %s" % ("schedule", "min_eff", "geomean", "min_vs_b",
+         "wins", "cells", "min_eff at", "min_vs_best at")]
+for s in scheds:
+    mine = [(float(at[c, s]["efficiency"]), float(at[c, s]["vs_best"]), c)
+            for c in cells if (c, s) in at]
+    if not mine:
+        continue
+    e = min(mine)
+    v = min(mine, key=lambda x: x[1])
+    g = math.exp(sum(math.log(max(x[0], 1e-9)) for x in mine) / len(mine))
+    wins = sum(x[1] >= 0.99995 for x in mine)
+    lines.append("%-22s %7.3f %7.3f %8.3f %5d %5d  %-24s %s" % (s, e[0], g, v[1], wins, len(mine),
+                 e[2], v[2]))
+open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+
+# Each lf: schedule against the best peer row of each cell: best peer
+# median / its median (> 1: loopfarm ahead).
+peer_best = {}
+for c in cells:
+    ms = [(float(at[c, s]["median_s"]), s) for s in scheds
+          if (c, s) in at and runtime(s) != "lf"]
+    if ms:
+        peer_best[c] = min(ms)
+lines = ["lf: schedules against the best peer row of each cell (best peer median / lf median; > 1: "
+         "loopfarm ahead)", "%-24s %-22s %s" % ("cell", "best peer", " ".join(
+             "%10s" % s for s in scheds if runtime(s) == "lf"))]
+for c in cells:
+    if c not in peer_best:
+        continue
+    m, p = peer_best[c]
+    lines.append("%-24s %-22s %s" % (c, p, " ".join(
+        "%10.3f" % (m / float(at[c, s]["median_s"])) if (c, s) in at else "%10s" % "-"
+        for s in scheds if runtime(s) == "lf")))
+open(os.path.join(out, "lf-vs-peers.txt"), "w").write("\n".join(lines) + "\n")
+print()
+print("\n".join(lines))
+
+if plot:
+    # The heat map: vs_best per schedule (rows) and cell (columns).
+    dat = os.path.join(out, "ratios.dat")
+    with open(dat, "w") as f:
+        f.write("schedule " + " ".join('"%s"' % c for c in cells) + "\n")
+        for s in scheds:
+            f.write('"%s" ' % s + " ".join(at[c, s]["vs_best"] if (c, s) in at else "NaN"
+                                           for c in cells) + "\n")
+    gp = os.path.join(out, "ratios.gp")
+    with open(gp, "w") as f:
+        f.write("""set terminal pngcairo size %d,%d noenhanced font ',9'
+set output '%s'
+set title "lf-bench matrix: each row's median vs the best row of its cell (1 = best)"
+set palette defined (0.5 '#b2182b', 0.8 '#f4a582', 0.9 '#fddbc7', 0.97 '#d1e5f0', 1 '#2166ac')
+set cbrange [0.5:1]
+set xtics rotate by -45 left
+set yrange [] reverse
+unset key
+plot '%s' matrix rowheaders columnheaders using 1:2:3 with image, \\
+     '' matrix rowheaders columnheaders using 1:2:(sprintf('%%.2f', $3)) with labels font ',7'
+""" % (300 + 60 * len(cells), 200 + 22 * len(scheds), os.path.join(out, "ratios.png"), dat))
+    if subprocess.call(["gnuplot", gp]) == 0:
+        print("plot: %s" % os.path.join(out, "ratios.png"), file=sys.stderr)
+    else:
+        sys.exit("bench-matrix.sh: gnuplot failed on " + gp)
+PYEOF
+
+if [ $plot = 1 ]; then
     "$top/scripts/plot-efficiency.sh" "$csv" "$out/efficiency.png" &&
         echo "plot: $out/efficiency.png" >&2
 fi
-echo "rows: $csv, summary: $out/summary.txt ($(($(date +%s) - start)) s)" >&2
+echo "rows: $csv, summary: $out/summary.txt, $out/lf-vs-peers.txt ($(($(date +%s) - start)) s)" >&2

@@ -1,15 +1,20 @@
 #!/bin/sh
 # tests/test_bench.sh - lf-bench: every kernel agrees with its sequential run
 # under every scenario; the data kernels also under two fake NUMA domains, with
-# and without locality and staging, every placement; background processes never
-# outlive a run (normal end, SIGINT, SIGTERM, SIGKILL); CSV and JSON carry every
-# column; option errors exit 2 with a message.  Tiny sizes: the whole test
-# takes a few seconds.
+# and without locality and staging, every placement; the peer runtimes' rows
+# (libomp:, lb4omp:, tbb:, each when its child was built) agree with it too,
+# and a row whose child is missing is skipped with one line; background
+# processes never outlive a run (normal end, SIGINT, SIGTERM, SIGKILL); CSV
+# and JSON carry every column; option errors exit 2 with a message; integer
+# options are parsed exactly; a failed write of --out fails the run.  Tiny
+# sizes: the whole test takes a few seconds.
 # Run from the build directory (make check does); exit 77 when lf-bench was
 # not built.
 
 bench=./bench/lf-bench
 libomp=./bench/lf-bench-libomp
+lb4omp=./bench/lf-bench-lb4omp
+tbb=./bench/lf-bench-tbb
 [ -x "$bench" ] || { echo "SKIP: $bench not built"; exit 77; }
 command -v pgrep >/dev/null 2>&1 || { echo "SKIP: pgrep missing"; exit 77; }
 
@@ -37,6 +42,7 @@ kargs() {
     spmv) echo "--n 3000 --grain 16" ;;
     calcium) echo "--n 48 --grain 40" ;;
     stream | stencil) echo "--n 200 --grain 64" ;;
+    graph) echo "--n 400 --grain 8" ;;
     *) echo "--n 3000 --grain 200" ;;
     esac
 }
@@ -44,7 +50,7 @@ kargs() {
 scheds="omp:static,omp:dynamic,3,omp:guided,lf:dynamic,lf:guided,lf:af,lf:multi"
 
 # ---- every kernel x every scenario, checked against the sequential run ----
-for k in spin triangle random mandelbrot spmv calcium stream stencil; do
+for k in spin triangle random mandelbrot spmv calcium graph stream stencil; do
     for s in dedicated hog biglittle varying oversub; do
         extra=
         [ "$s" = varying ] && extra="--period-ms 2 --duty 0.5"
@@ -78,7 +84,7 @@ for k in stream stencil; do
 import sys
 lines = open(sys.argv[1]).read().splitlines()
 kernel, placement = sys.argv[2], sys.argv[3]
-main = [l.split() for l in lines if l.startswith(kernel + " ") and len(l.split()) == 13]
+main = [l.split() for l in lines if l.startswith(kernel + " ") and len(l.split()) == 14]
 assert len(main) == 8, main
 i = next(i for i, l in enumerate(lines) if "placement " + placement in l)
 assert "over 2 NUMA domains (LF_FAKE_NUMA)" in lines[i], lines[i]
@@ -101,7 +107,7 @@ pass "stream and stencil agree with their sequential run under fake NUMA, staged
 
 # ---- CSV and JSON carry every column ----
 cols="kernel n grain threads scenario schedule median_s min_s max_s ideal_s efficiency chunks"
-cols="$cols speedup t1_s"
+cols="$cols speedup vs_best t1_s execs"
 "$bench" --kernel random --n 2000 --grain 100 --threads 2 --scenario hog --reps 2 \
     --schedules "omp:static,omp:dynamic,1,lf:dynamic" --format csv --out "$tmp/o.csv" \
     >"$tmp/o.table" || fail "csv run"
@@ -119,6 +125,8 @@ for r in rows:
     for c in cols:
         assert c in r and r[c] != "", (c, r)
     assert float(r["efficiency"]) > 0 and float(r["median_s"]) > 0
+    best = min(float(x["median_s"]) for x in rows)
+    assert abs(float(r["vs_best"]) - best / float(r["median_s"])) < 2e-3, r
     if sys.argv[4] == "2":  # one hog on the last of two cores: sum(s_i) = 1 + 1/2
         assert abs(float(r["ideal_s"]) - float(r["t1_s"]) / 1.5) < 1e-3 * float(r["t1_s"]), r
 with open(sys.argv[2]) as f:
@@ -170,12 +178,47 @@ expect_usage "bad placement" --kernel stream --placement nosuch
 expect_usage "placement without data" --kernel spin --placement blocked
 expect_usage "passes without stencil" --kernel stream --passes 2
 expect_usage "stencil block under its halo" --kernel stencil --grain 2 --passes 4
+expect_usage "bad lb4omp technique" --schedules lb4omp:nosuch
+expect_usage "bad tbb partitioner" --schedules tbb:nosuch
+expect_usage "bad tbb grain" --schedules tbb:simple,0
+expect_usage "--execs 0" --execs 0
+expect_usage "seed above LONG_MAX" --seed 9223372036854775808
+expect_usage "n with a fraction" --n 2.5
+expect_usage "n overflowing through its exponent" --n 9e30
+for child in "$libomp" "$lb4omp" "$tbb"; do
+    [ -x "$child" ] || continue
+    "$child" --kernel spin >/dev/null 2>"$tmp/err"
+    [ $? -eq 2 ] && grep -q "lf-bench --schedules" "$tmp/err" ||
+        fail "$child without --serve: no usage error"
+done
+
 "$bench" --help >"$tmp/help" || fail "--help exit status"
-for o in kernel n grain threads scenario schedules reps format out plot hog-cores little factor \
-    period-ms duty placement passes; do
+for o in kernel n grain threads scenario schedules reps execs format out plot hog-cores little \
+    factor period-ms duty placement passes seed; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"
+
+# ---- integers are parsed exactly; a failed write fails the run ----
+# --seed LONG_MAX is a seed like any other (it overflowed a double once)
+if "$bench" --kernel random --n 2000 --grain 100 --threads 2 --reps 1 --schedules omp:static \
+    --seed 9223372036854775807 --n 2e3 --format csv >"$tmp/s.csv" 2>"$tmp/s.err"; then
+    grep -q '^random,2000,' "$tmp/s.csv" || fail "--n 2e3: $(cat "$tmp/s.csv")"
+else
+    fail "--seed 9223372036854775807: $(cat "$tmp/s.err")"
+fi
+if [ -w /dev/full ]; then
+    "$bench" --kernel spin --n 2000 --grain 100 --threads 2 --reps 1 --schedules omp:static \
+        --format csv --out /dev/full >/dev/null 2>"$tmp/full.err"
+    rc=$?
+    [ $rc -ne 0 ] || fail "--out /dev/full: exit status 0"
+    grep -q "cannot write /dev/full" "$tmp/full.err" || fail "--out /dev/full: no message"
+    "$bench" --kernel spin --n 2000 --grain 100 --threads 2 --reps 1 --schedules omp:static \
+        >/dev/full 2>"$tmp/full.err"
+    [ $? -ne 0 ] || fail "standard output on /dev/full: exit status 0"
+fi
+pass "integer options parse exactly; a failed write of the results fails the run"
+
 
 # ---- background processes die with lf-bench ----
 # Children of $1 that are still alive (not gone, not zombies).
@@ -268,27 +311,102 @@ stop_wait
 check_gone "SIGKILL (PR_SET_PDEATHSIG)"
 pass "background processes die at exit, on SIGINT, SIGTERM and SIGKILL"
 
-# ---- libomp rows, when clang with libomp was found ----
-if [ -x "$libomp" ]; then
-    if "$bench" --kernel calcium --n 48 --grain 40 --threads 2 --scenario hog --reps 2 \
-        --schedules "omp:dynamic,1,libomp:static_steal,libomp:dynamic,2,libomp:guided" \
-        --format csv >"$tmp/l.csv" 2>"$tmp/l.err"; then
-        n=$(grep -c '"libomp:' "$tmp/l.csv")
-        [ "$n" -eq 3 ] || fail "libomp: $n libomp rows, expected 3"
+# ---- peer runtimes: every row agrees with the sequential run ----
+# Each child that was built runs its schedules for every kernel, interleaved
+# with lf-bench's own rows (any wrong result exits 3), against one T1, with
+# --execs executions per measurement; vs_best is the best median over the
+# row's.  A child that was not built skips its rows with one line each.
+peers=
+[ -x "$libomp" ] && peers="$peers,libomp:static_steal,libomp:dynamic,2,libomp:guided"
+lbtechs="static_steal dynamic guided trapezoidal fac2 fac2a fac2b wf awf awf_b awf_c awf_d awf_e af"
+lbtechs="$lbtechs af_a pls tfss mfsc fiss viss rnd,4 auto"
+[ -x "$lb4omp" ] && peers="$peers,lb4omp:af_a,lb4omp:tfss"
+[ -x "$tbb" ] && peers="$peers,tbb:auto,tbb:simple,4,tbb:affinity,tbb:static"
+if [ -n "$peers" ]; then
+    for k in spin triangle random mandelbrot spmv calcium graph stream stencil; do
+        # shellcheck disable=SC2046
+        if "$bench" --kernel $k $(kargs $k) --scenario hog --threads 2 --reps 2 --execs 2 \
+            --schedules "omp:dynamic,1,lf:af$peers" --format csv >"$tmp/p.csv" 2>"$tmp/p.err"; then
+            python3 - "$tmp/p.csv" "omp:dynamic,1,lf:af$peers" "$(nproc)" <<'EOF' || fail "$k: peer rows"
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = re.split(r",(?=(?:omp|lf|libomp|lb4omp|tbb):)", sys.argv[2])
+assert [r["schedule"] for r in rows] == want, ([r["schedule"] for r in rows], want)
+best = min(float(r["median_s"]) for r in rows)
+for r in rows:
+    assert r["execs"] == "2", r
+    assert abs(float(r["vs_best"]) - best / float(r["median_s"])) < 2e-3, r
+    assert r["t1_s"] == rows[0]["t1_s"], r  # one T1 for every row
+    if sys.argv[3] == "2":  # a hog on the second core: sum(s_i) = 1.5
+        assert abs(float(r["ideal_s"]) - 2 * float(r["t1_s"]) / 1.5) < 1e-3 * float(r["ideal_s"]), r
+EOF
+        else
+            fail "$k: peer rows: exit status $?: $(cat "$tmp/p.err")"
+        fi
+    done
+    pass "peer rows ($peers) agree with the sequential run on every kernel"
+fi
+if [ -x "$lb4omp" ]; then
+    all=
+    for t in $lbtechs; do all="$all,lb4omp:$t"; done
+    if "$bench" --kernel random --n 3000 --grain 200 --scenario biglittle --threads 2 --reps 1 \
+        --schedules "omp:static$all,lb4omp:fac" --format csv >"$tmp/lb.csv" 2>"$tmp/lb.err"; then
+        n=$(grep -c '"lb4omp:' "$tmp/lb.csv")
+        [ "$n" -eq "$(echo $lbtechs | wc -w)" ] || fail "lb4omp: $n rows, $(echo $lbtechs | wc -w) techniques"
+        [ "$(grep -c 'lb4omp:fac skipped: .*KMP_PROFILE_DATA' "$tmp/lb.err")" -eq 1 ] ||
+            fail "lb4omp:fac without a profile: $(cat "$tmp/lb.err")"
     else
-        fail "libomp rows: $(cat "$tmp/l.err")"
+        fail "lb4omp techniques: $(cat "$tmp/lb.err")"
     fi
-    pass "libomp: rows come from lf-bench-libomp"
-    long_scheds=libomp:guided
+    pass "every LB4OMP technique that runs here agrees with the sequential run; fac needs a profile"
+fi
+if [ -x "$tbb" ]; then
+    for s in biglittle oversub; do
+        "$bench" --kernel triangle --n 3000 --grain 200 --scenario $s --reps 2 \
+            --schedules omp:dynamic,1,tbb:auto,tbb:simple,tbb:affinity,tbb:static,16 \
+            >/dev/null 2>"$tmp/t.err" || fail "tbb under $s: $(cat "$tmp/t.err")"
+    done
+    pass "tbb: rows agree with the sequential run under biglittle and oversub"
+fi
+# A child that is missing: its rows are skipped, one line each, the others run.
+if LF_BENCH_LIBOMP=/nonexistent LF_BENCH_LB4OMP=/nonexistent LF_BENCH_TBB=/nonexistent \
+    "$bench" --kernel spin --n 2000 --grain 100 --threads 2 --reps 1 \
+    --schedules omp:static,libomp:guided,lb4omp:af,tbb:auto --format csv >"$tmp/m.csv" \
+    2>"$tmp/m.err"; then
+    [ "$(wc -l <"$tmp/m.csv")" -eq 2 ] || fail "missing children: $(cat "$tmp/m.csv")"
+    for r in libomp:guided lb4omp:af tbb:auto; do
+        [ "$(grep -c "^lf-bench: $r skipped: lf-bench-.* was not built" "$tmp/m.err")" -eq 1 ] ||
+            fail "missing child: no single skip line for $r: $(cat "$tmp/m.err")"
+    done
+else
+    fail "missing children: exit status $?: $(cat "$tmp/m.err")"
+fi
+pass "rows of a runtime that was not built are skipped with one line each"
+
+# More than 16 schedules in one run.
+many=omp:static,omp:dynamic,1,omp:dynamic,2,omp:dynamic,3,omp:dynamic,4,omp:guided,omp:guided,2
+many=$many,lf:dynamic,lf:dynamic,2,lf:guided,lf:af,lf:fac2,lf:multi,lf:tss,lf:wf,lf:awf-b,lf:awf-c
+many=$many,lf:dealdyn,lf:trad,lf:deal
+if "$bench" --kernel spin --n 2000 --grain 100 --threads 2 --reps 1 --schedules "$many" \
+    --format csv >"$tmp/many.csv" 2>"$tmp/many.err"; then
+    [ "$(($(wc -l <"$tmp/many.csv") - 1))" -eq 20 ] || fail "20 schedules: $(cat "$tmp/many.csv")"
+else
+    fail "20 schedules: $(cat "$tmp/many.err")"
+fi
+pass "one run compares 20 schedules"
+
+# The peers' children die with lf-bench.
+for child in "$libomp=libomp:guided" "$tbb=tbb:auto"; do
+    prog=${child%%=*}
+    [ -x "$prog" ] || continue
+    long_scheds=omp:static,${child#*=}
     want=2
     start_long --scenario hog
     kill -INT $bgpid
     stop_wait
-    check_gone "SIGINT with lf-bench-libomp running"
-    pass "lf-bench-libomp and its background process die on SIGINT"
-else
-    expect_usage "libomp: without lf-bench-libomp" --schedules libomp:guided
-fi
+    check_gone "SIGINT with $(basename "$prog") running"
+    pass "$(basename "$prog") and the background process die on SIGINT"
+done
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all lf-bench checks passed"

@@ -109,6 +109,8 @@ static void test_parse_accepts_good_forms(void)
         {"2,gbps=8,lat=100", 2, 100, 8},
         {"4,lat=1e3", 4, 1000, 2},
         {"1000000", 1000000, 2000, 2}, /* clamped later, against the PUs */
+        {"2,lat=1e7,gbps=0.001", 2, 1e7, 0.001}, /* the bounds themselves */
+        {"2,gbps=10000", 2, 2000, 10000},
     };
     struct lf__fake_numa f;
     char err[256];
@@ -136,7 +138,9 @@ static void test_parse_rejects_malformed_forms(void)
         /* lat not a finite number >= 0 */
         "2,lat=", "2,lat=-5", "2,lat=abc", "2,lat=1x", "2,lat=nan", "2,lat=inf", "2,lat=1e999",
         /* gbps not a finite number > 0 */
-        "2,gbps=0", "2,gbps=-1", "2,gbps=inf", "2,gbps=", "2,gbps=x"};
+        "2,gbps=0", "2,gbps=-1", "2,gbps=inf", "2,gbps=", "2,gbps=x",
+        /* costs outside the sane ranges: a remote read would spin for days */
+        "2,lat=1e15", "2,lat=10000001", "2,gbps=1e-9", "2,gbps=0.0009", "2,gbps=1e5"};
     struct lf__fake_numa f;
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -146,6 +150,7 @@ static void test_parse_rejects_malformed_forms(void)
         CU_ASSERT(strstr(err, "LF_FAKE_NUMA") != NULL);
         CU_ASSERT(strstr(err, FORM) != NULL);
         CU_ASSERT(strstr(err, bad[i]) != NULL);
+        CU_ASSERT(strstr(err, "1e7") != NULL && strstr(err, "10000") != NULL); /* the ranges */
         /* no message buffer: still rejected */
         CU_ASSERT_EQUAL(lf__numa_parse(bad[i], &f, NULL, 0), -EINVAL);
         /* a short buffer is truncated, never overrun */

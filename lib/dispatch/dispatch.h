@@ -199,6 +199,11 @@ int lf__try_stop(struct lf_loop *l, struct lf__slot *s, int tid);
 uint64_t lf__dispatch_ns(uint64_t ticks);
 /* Append worker w's trace records of slot s to LF_TRACE (last member out). */
 void lf__trace_flush(struct lf_loop *loop, struct lf__slot *s);
+/* Record member tid's chunk [lo, lo + n) run from start to end (ticks). */
+void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
+                   uint64_t start, uint64_t end);
+/* Expand LF_TRACE's pattern ("%p": pid, "%%": %) into out; 0 or -ENAMETOOLONG. */
+int lf__trace_name(const char *pattern, long pid, char *out, size_t len);
 /* Whether LF_TRACE is set (read once). */
 int lf__trace_enabled(void);
 /* LF_VERBOSE level (read once). */

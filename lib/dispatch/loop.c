@@ -53,7 +53,6 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (!out || nthreads < 1)
         return -EINVAL;
     lf__clock_init();
-    (void)lf__topo(); /* load the topology now, not inside a loop's calibration */
     size_t bytes = sizeof(struct lf_loop) + (size_t)nthreads * sizeof(struct lf__thr);
     struct lf_loop *l = aligned_alloc(LF__CACHELINE, bytes);
     if (!l)
@@ -65,6 +64,8 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
     l->sched = (s ? s : lf_schedule_default())->s;
+    if (l->sched.pol->flags & LF__P_CALIB)
+        (void)lf__topo(); /* calibration reads bm_i: load the topology now, not inside it */
     snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
     l->tracing = lf__trace_enabled();
     size_t P = (size_t)nthreads;
@@ -309,20 +310,8 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
     lf__wstat_record(w, th->chunk_n, busy, total, th->chunk_calib);
     if (s->homed || s->data.ninputs > 0)
         lf__loc_chunk_done(l, s, tid, busy);
-    if (s->trace) {
-        struct lf__trace_buf *b = &s->trace[tid];
-        if (b->len == b->cap) {
-            size_t cap = b->cap ? 2 * b->cap : 256;
-            struct lf__trace_rec *r = realloc(b->rec, cap * sizeof *r);
-            if (r) {
-                b->rec = r;
-                b->cap = cap;
-            }
-        }
-        if (b->len < b->cap)
-            b->rec[b->len++] = (struct lf__trace_rec){th->chunk_lo, th->chunk_lo + th->chunk_n,
-                                                      th->t_start, now};
-    }
+    if (s->trace)
+        lf__trace_add(l, s, tid, th->chunk_lo, th->chunk_n, th->t_start, now);
     if (th->calibrating) {
         if (l->sched.cal_paper || busy >= l->sched.cal_ns) {
             /* Calibration of this member is in (seed 000 §3.1: t_i, a_i, l_i),

@@ -88,6 +88,7 @@
 #include <string.h>
 
 #include <loopfarm.h>
+#include "platform/env.h"
 
 #define SHIM_API __attribute__((visibility("default")))
 
@@ -313,9 +314,9 @@ static void shim_setup(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    const char *sched = getenv("LF_SCHEDULE");
-    const char *repl = getenv("LF_REPLACE");
-    const char *verb = getenv("LF_VERBOSE");
+    const char *sched = lf__env(LF__ENV_SCHEDULE);
+    const char *repl = lf__env(LF__ENV_REPLACE);
+    const char *verb = lf__env(LF__ENV_VERBOSE);
     cfg.verbose = verb && *verb ? atoi(verb) : 0;
     cfg.honour_chunk = 1;
     if (sched && !*sched)

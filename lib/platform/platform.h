@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "platform/clock.h"
+#include "platform/env.h"
 
 /* ---- Topology ---- */
 
@@ -39,6 +40,9 @@ struct lf__topo_info {
 
 /* The process-wide topology summary (loaded on first call); never NULL. */
 const struct lf__topo_info *lf__topo(void);
+/* 1 when the topology has been loaded (by lf__topo or a query needing it):
+ * start-up loads it only for what needs it (binding, NUMA, calibration). */
+int lf__topo_loaded(void);
 
 struct lf__kind_info {
     int efficiency;      /* hwloc's abstract efficiency, -1 when unknown */
@@ -106,6 +110,9 @@ int lf__bind_self(int tid, int nthreads);
 
 /* ---- Hardware counters (PAPI) ---- */
 
+/* 1 once the counters have been probed (only lf-info and the calls
+ * below probe them; a loop never does). */
+int lf__counters_probed(void);
 /* 1 when per-thread cycle and instruction counters work here, else 0. */
 int lf__counters_available(void);
 /* One line for lf-info: which counters are used, or why none are. */

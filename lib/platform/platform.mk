@@ -3,6 +3,8 @@
 # clock.h / clock.c are listed by the core fragment's owner.
 libloopfarm_la_SOURCES += \
 	lib/platform/platform.h \
+	lib/platform/env.h \
+	lib/platform/env.c \
 	lib/platform/topo.c \
 	lib/platform/numa.h \
 	lib/platform/numa.c \
@@ -18,3 +20,18 @@ TESTS += tests/test_platform tests/test_numa
 tests_test_platform_LDADD = $(TEST_LIBS)
 tests_test_numa_LDADD = $(TEST_LIBS)
 endif
+
+# Start-up (no topology, counters or clock calibration on a dynamic loop's
+# path), the LF_* environment, LF_TRACE; startup-time is a measurement, built
+# but not run (BENCHMARKS.md, "Start-up").
+check_PROGRAMS += tests/test_startup
+TESTS += tests/test_startup
+tests_test_startup_LDADD = libloopfarm-internal.la -lm
+if HAVE_OPENMP
+check_PROGRAMS += tests/startup-time
+tests_startup_time_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_startup_time_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
+endif
+check_PROGRAMS += tests/test_trace
+TESTS += tests/test_trace
+tests_test_trace_LDADD = libloopfarm-internal.la -lm

@@ -27,6 +27,7 @@
 #define MAX_KINDS 16
 
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
+static int topo_done; /* atomic: 1 once the topology is loaded */
 static struct lf__topo_info topo_info;
 static char topo_source[128];
 /* PU OS indexes in the two binding orders (npus entries each):
@@ -226,6 +227,12 @@ static void topo_init(void)
     load_sysconf("built without hwloc");
 #endif
     topo_info.source = topo_source;
+    __atomic_store_n(&topo_done, 1, __ATOMIC_RELEASE);
+}
+
+int lf__topo_loaded(void)
+{
+    return __atomic_load_n(&topo_done, __ATOMIC_ACQUIRE);
 }
 
 const struct lf__topo_info *lf__topo(void)
@@ -360,13 +367,15 @@ int lf__bind_parse(const char *s, enum lf__bind_mode *out)
 
 static void bind_init(void)
 {
-    const char *s = getenv("LF_BIND");
-    if (lf__bind_parse(s, &bind_mode) != 0)
+    const char *s = lf__env(LF__ENV_BIND);
+    if (lf__bind_parse(s, &bind_mode) != 0) {
+        lf__env_rejected(LF__ENV_BIND, "none");
         fprintf(stderr,
                 "loopfarm: LF_BIND=\"%s\" is not understood; accepted values: close (thread t "
                 "on PU t mod nPU), spread (threads spread over cores), none (default); "
                 "threads stay unbound\n",
                 s);
+    }
 }
 
 enum lf__bind_mode lf__bind_mode(void)

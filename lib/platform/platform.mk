@@ -35,3 +35,7 @@ endif
 check_PROGRAMS += tests/test_trace
 TESTS += tests/test_trace
 tests_test_trace_LDADD = libloopfarm-internal.la -lm
+check_PROGRAMS += tests/test_env
+TESTS += tests/test_env tests/test_env_one_reader.sh
+EXTRA_DIST += tests/test_env_one_reader.sh
+tests_test_env_LDADD = libloopfarm-internal.la -lm

@@ -160,8 +160,10 @@ struct lf_loop {
 
 /* ---- Locality (lib/dispatch/locality.c) ---- */
 
-/* Check a loop's data description; 0 or -EINVAL. */
-int lf__data_check(const struct lf_data *d, uint64_t n);
+/* Check a loop's data description for the n iterations lo, lo + incr, ...:
+ * 0, or -EINVAL when it is malformed or an element address of an index
+ * (halo included) or a chunk's byte span would not fit the arithmetic. */
+int lf__data_check(const struct lf_data *d, long lo, long incr, uint64_t n);
 /* Set up slot s's homes and modes for this instance (initialiser, alone,
  * mem_lock not held). */
 void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d);

@@ -225,7 +225,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr,
 {
     if (!l || tid < 0 || tid >= l->P || incr == 0)
         return -EINVAL;
-    if (lf__data_check(data, lf_trip_count(lo, hi, incr, NULL)) != 0)
+    if (lf__data_check(data, lo, incr, lf_trip_count(lo, hi, incr, NULL)) != 0)
         return -EINVAL;
     struct lf__thr *th = &l->thr[tid];
     if (th->cur)

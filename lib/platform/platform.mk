@@ -39,3 +39,6 @@ check_PROGRAMS += tests/test_env
 TESTS += tests/test_env tests/test_env_one_reader.sh
 EXTRA_DIST += tests/test_env_one_reader.sh
 tests_test_env_LDADD = libloopfarm-internal.la -lm
+check_PROGRAMS += tests/test_data_check
+TESTS += tests/test_data_check
+tests_test_data_check_LDADD = libloopfarm-internal.la -lm

@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/test.sh - the whole test suite, as CI runs it:
-#   1. the normal build: make check (CUnit suites, gcc and clang macro tests);
+#   1. the normal build: make check (CUnit suites, gcc and clang macro tests),
+#      then each parser's fuzz target for 5 s (tests/fuzz/run.sh, doc/fuzzing.md);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: make check;
 #   3. ThreadSanitizer build with clang against libomp: the concurrency tests
 #      (TSAN_OPTIONS=ignore_noninstrumented_modules=1);
@@ -46,7 +47,7 @@ step() { # number, name, command...
     if "$@"; then passed=$((passed + 1)); else failed="$failed $n($name)"; fi
 }
 
-s1() { scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal; }
+s1() { scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal && tests/fuzz/run.sh --time 5; }
 s2() {
     scripts/build.sh build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
         LDFLAGS="-fsanitize=address,undefined" --without-clang &&

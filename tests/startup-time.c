@@ -30,7 +30,10 @@ static double one_loop(int lf, long n)
 #pragma omp parallel
         {
             double m = 0.0;
-            LF_FOR(i, 0, n) { m += (double)i * 0.5; }
+            LF_FOR(i, 0, n)
+            {
+                m += (double)i * 0.5;
+            }
 #pragma omp atomic
             sink += m;
         }

@@ -16,7 +16,7 @@ static int failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_data_check: %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
+            fprintf(stderr, "test_data_check: %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
             failures++;                                                                            \
         }                                                                                          \
     } while (0)
@@ -67,13 +67,13 @@ int main(void)
     CHECK(try_input(l, 0, 10, arr, sizeof arr[0], 99, 0) == 0);
 
     /* Products that overflow long. */
-    CHECK(try_input(l, 0, 10, arr, 8, M, 0) == -EINVAL);          /* i * stride * size */
-    CHECK(try_input(l, 0, 10, arr, 8, M / 8 + 1, 0) == -EINVAL);  /* stride * size */
-    CHECK(try_input(l, 0, 10, arr, 4, 1, M / 2) == -EINVAL);      /* halo * size */
-    CHECK(try_input(l, 0, 10, arr, 1, 1, M) == -EINVAL);          /* i * stride + halo */
-    CHECK(try_input(l, 0, 10, arr, SIZE_MAX, 1, 0) == -EINVAL);   /* size beyond long */
-    CHECK(try_input(l, 0, 10, arr, (size_t)M, 2, 0) == -EINVAL);  /* span */
-    CHECK(try_input(l, M - 10, M, arr, 8, 1, 0) == -EINVAL);      /* indices near LONG_MAX */
+    CHECK(try_input(l, 0, 10, arr, 8, M, 0) == -EINVAL);         /* i * stride * size */
+    CHECK(try_input(l, 0, 10, arr, 8, M / 8 + 1, 0) == -EINVAL); /* stride * size */
+    CHECK(try_input(l, 0, 10, arr, 4, 1, M / 2) == -EINVAL);     /* halo * size */
+    CHECK(try_input(l, 0, 10, arr, 1, 1, M) == -EINVAL);         /* i * stride + halo */
+    CHECK(try_input(l, 0, 10, arr, SIZE_MAX, 1, 0) == -EINVAL);  /* size beyond long */
+    CHECK(try_input(l, 0, 10, arr, (size_t)M, 2, 0) == -EINVAL); /* span */
+    CHECK(try_input(l, M - 10, M, arr, 8, 1, 0) == -EINVAL);     /* indices near LONG_MAX */
     CHECK(try_input(l, LONG_MIN, LONG_MIN + 10, arr, 8, 1, 0) == -EINVAL); /* and LONG_MIN */
     CHECK(try_input(l, -M / 4, 0, arr, 8, 1, 0) == -EINVAL);
 

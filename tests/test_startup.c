@@ -19,7 +19,7 @@ static int failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_startup: %s:%d: %s\n", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, "test_startup: %s:%d: %s\n", __FILE__, __LINE__, #cond);               \
             failures++;                                                                            \
         }                                                                                          \
     } while (0)

@@ -20,7 +20,7 @@ static int failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_trace: %s:%d: %s\n", __FILE__, __LINE__, #cond);                \
+            fprintf(stderr, "test_trace: %s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
             failures++;                                                                            \
         }                                                                                          \
     } while (0)
@@ -74,8 +74,7 @@ static int child_bounded(void)
     getrusage(RUSAGE_SELF, &r1);
     long grew_kb = r1.ru_maxrss - r0.ru_maxrss;
     if (grew_kb >= 8 * 1024) {
-        fprintf(stderr, "test_trace: tracing 600000 chunks grew the peak RSS by %ld KB\n",
-                grew_kb);
+        fprintf(stderr, "test_trace: tracing 600000 chunks grew the peak RSS by %ld KB\n", grew_kb);
         return 1;
     }
     return 0;
@@ -122,8 +121,8 @@ static long check_file(const char *path, const char *name, long n, int loops)
         char site[64], nl;
         unsigned long long inst, lo, hi, t0, t1;
         int thr;
-        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu%c", site, &inst, &thr, &lo, &hi,
-                   &t0, &t1, &nl) != 8 ||
+        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu%c", site, &inst, &thr, &lo, &hi, &t0,
+                   &t1, &nl) != 8 ||
             nl != '\n') {
             bad++;
             continue;
@@ -178,11 +177,9 @@ int main(int argc, char **argv)
     char path[256], path2[256], err[256], msg[1024];
 
     /* The name's expansion. */
-    CHECK(lf__trace_name("t.%p.csv", 42, path, sizeof path) == 0 &&
-          strcmp(path, "t.42.csv") == 0);
+    CHECK(lf__trace_name("t.%p.csv", 42, path, sizeof path) == 0 && strcmp(path, "t.42.csv") == 0);
     CHECK(lf__trace_name("100%%.%p", 7, path, sizeof path) == 0 && strcmp(path, "100%.7") == 0);
-    CHECK(lf__trace_name("plain.csv", 7, path, sizeof path) == 0 &&
-          strcmp(path, "plain.csv") == 0);
+    CHECK(lf__trace_name("plain.csv", 7, path, sizeof path) == 0 && strcmp(path, "plain.csv") == 0);
     CHECK(lf__trace_name("abcdef%p", 123456, path, 8) == -ENAMETOOLONG);
 
     /* Bounded memory: the child checks its own peak resident size. */

@@ -121,7 +121,6 @@ static void usage(FILE *f)
           f);
 }
 
-
 int main(int argc, char **argv)
 {
     int json = 0;
@@ -270,9 +269,9 @@ int main(int argc, char **argv)
     printf("counters      %s\n", lf__counters_status());
     printf("numa          %s\n", numa_status);
     printf("  domains     %d (%s)\n", ndom,
-           numa_fake                  ? "fake, emulated by LF_FAKE_NUMA"
-           : numa_env                 ? "the machine's; LF_FAKE_NUMA malformed, ignored"
-                                      : "the machine's; LF_FAKE_NUMA unset");
+           numa_fake  ? "fake, emulated by LF_FAKE_NUMA"
+           : numa_env ? "the machine's; LF_FAKE_NUMA malformed, ignored"
+                      : "the machine's; LF_FAKE_NUMA unset");
     printf("binding       %s (LF_BIND%s%s%s)\n", lf__bind_mode_name(bmode),
            bind_env ? "=\"" : " unset", bind_env ? bind_env : "", bind_env ? "\"" : "");
     printf("schedule      %s (LF_SCHEDULE%s%s%s)\n", sched_spec, sched_env ? "=\"" : " unset",

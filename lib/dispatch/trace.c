@@ -151,8 +151,8 @@ static int trace_open(void)
     /* One header per file, even when several processes create it at once. */
     struct stat sb;
     int locked = flock(trace_fd, LOCK_EX) == 0;
-    int rc = fstat(trace_fd, &sb) == 0 && sb.st_size == 0 ? write_all(header, sizeof header - 1)
-                                                           : 0;
+    int rc =
+        fstat(trace_fd, &sb) == 0 && sb.st_size == 0 ? write_all(header, sizeof header - 1) : 0;
     if (locked)
         flock(trace_fd, LOCK_UN);
     if (rc != 0) {

@@ -122,8 +122,8 @@ static void clock_setup(void)
     const char *env = lf__env(LF__ENV_CLOCK);
     int want_tsc = !(env && strcmp(env, "monotonic") == 0);
     if (!want_tsc || !tsc_invariant()) {
-        lf__clock.fallback = want_tsc ? "no invariant TSC (constant_tsc+nonstop_tsc)"
-                                      : "LF_CLOCK=monotonic";
+        lf__clock.fallback =
+            want_tsc ? "no invariant TSC (constant_tsc+nonstop_tsc)" : "LF_CLOCK=monotonic";
         __atomic_store_n(&rate_final, 1, __ATOMIC_RELEASE);
         return;
     }
@@ -165,8 +165,7 @@ static void clock_refine(void)
     if (now.ns - load_anchor.ns < CLOCK_FINAL_WINDOW || now.tsc <= load_anchor.tsc)
         return;
     int expect = 0;
-    if (__atomic_compare_exchange_n(&rate_final, &expect, 1, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&rate_final, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
         store_rate((double)(now.ns - load_anchor.ns) / (double)(now.tsc - load_anchor.tsc));
 }
 
@@ -195,6 +194,5 @@ void lf__clock_measure(void)
         prev = t;
     }
     lf__clock.tick_cost_ns = (double)lf__ticks_to_ns(prev - a) / N;
-    lf__clock.resolution_ns =
-        step == UINT64_MAX ? 0.0 : (double)step * lf__clock_ns_per_tick();
+    lf__clock.resolution_ns = step == UINT64_MAX ? 0.0 : (double)step * lf__clock_ns_per_tick();
 }

@@ -25,15 +25,15 @@
 #endif
 
 struct lf__clock_info {
-    int use_tsc;              /* 1: ticks are TSC cycles */
-    double ns_per_tick;       /* 1.0 when ticks are nanoseconds; read with
-                                 lf__clock_ns_per_tick() (refined while loops run) */
-    double tick_cost_ns;      /* cost of one lf__ticks(), by lf__clock_measure */
-    double resolution_ns;     /* smallest nonzero step, by lf__clock_measure */
-    const char *source;       /* "tsc (invariant)" or "clock_gettime(CLOCK_MONOTONIC)" */
-    const char *fallback;     /* why the TSC is not used, or "" */
-    const char *rate_source;  /* where the TSC's rate came from, "" without the TSC */
-    double setup_wait_ns;     /* what lf__clock_init waited to measure the rate */
+    int use_tsc;             /* 1: ticks are TSC cycles */
+    double ns_per_tick;      /* 1.0 when ticks are nanoseconds; read with
+                                lf__clock_ns_per_tick() (refined while loops run) */
+    double tick_cost_ns;     /* cost of one lf__ticks(), by lf__clock_measure */
+    double resolution_ns;    /* smallest nonzero step, by lf__clock_measure */
+    const char *source;      /* "tsc (invariant)" or "clock_gettime(CLOCK_MONOTONIC)" */
+    const char *fallback;    /* why the TSC is not used, or "" */
+    const char *rate_source; /* where the TSC's rate came from, "" without the TSC */
+    double setup_wait_ns;    /* what lf__clock_init waited to measure the rate */
 };
 extern struct lf__clock_info lf__clock;
 

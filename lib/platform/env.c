@@ -35,8 +35,9 @@ static struct var vars[LF__ENV_COUNT] = {
                           "NAME[,PARAM=VALUE...], e.g. dynamic,8 or multi,k=2 (README.md)"},
     [LF__ENV_REPLACE] = {"LF_REPLACE", CHECK_OWNER, NULL, "unset: LF_SCHEDULE decides",
                          "kind:spec entries separated by ',' or ';' (doc/gomp-shim.md)"},
-    [LF__ENV_VERBOSE] = {"LF_VERBOSE", CHECK_INT, NULL, "0", "a whole number: 0 quiet, >= 1 "
-                                                             "report each loop"},
+    [LF__ENV_VERBOSE] = {"LF_VERBOSE", CHECK_INT, NULL, "0",
+                         "a whole number: 0 quiet, >= 1 "
+                         "report each loop"},
     [LF__ENV_TRACE] = {"LF_TRACE", CHECK_OWNER, NULL, "no trace",
                        "FILE (%p in it becomes the process id)"},
     [LF__ENV_BIND] = {"LF_BIND", CHECK_OWNER, NULL, "none", "close, spread or none"},
@@ -81,7 +82,7 @@ static void read_var(struct var *v)
     v->fallback = NULL;
     if (!v->use)
         return;
-    int ok = v->check == CHECK_INT ? is_int(v->use)
+    int ok = v->check == CHECK_INT     ? is_int(v->use)
              : v->check == CHECK_WORDS ? is_word(v->use, v->words)
                                        : 1;
     if (ok)

@@ -45,8 +45,7 @@
 #define FAKE_LAT_MAX  1e7
 #define FAKE_GBPS_MIN 1e-3
 #define FAKE_GBPS_MAX 1e4
-#define FAKE_FORM                                                                                  \
-    "N[,lat=NS][,gbps=G] with N >= 1, 0 <= NS <= 1e7 (10 ms) and 0.001 <= G <= 10000"
+#define FAKE_FORM     "N[,lat=NS][,gbps=G] with N >= 1, 0 <= NS <= 1e7 (10 ms) and 0.001 <= G <= 10000"
 
 /* One domain's port: the lf__clock_ns() time until which it is busy with
  * transfers already granted.  Every remote reader of the domain CASes it,

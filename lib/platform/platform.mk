@@ -22,23 +22,24 @@ tests_test_numa_LDADD = $(TEST_LIBS)
 endif
 
 # Start-up (no topology, counters or clock calibration on a dynamic loop's
-# path), the LF_* environment, LF_TRACE; startup-time is a measurement, built
-# but not run (BENCHMARKS.md, "Start-up").
-check_PROGRAMS += tests/test_startup
-TESTS += tests/test_startup
+# path), the LF_* environment read in one place, LF_TRACE, lf_data bounds.
+check_PROGRAMS += tests/test_startup tests/test_env tests/test_trace tests/test_data_check
+TESTS += tests/test_startup tests/test_env tests/test_env_one_reader.sh tests/test_trace \
+	tests/test_data_check
 tests_test_startup_LDADD = libloopfarm-internal.la -lm
+tests_test_env_LDADD = libloopfarm-internal.la -lm
+tests_test_trace_LDADD = libloopfarm-internal.la -lm
+tests_test_data_check_LDADD = libloopfarm-internal.la -lm
+EXTRA_DIST += tests/test_env_one_reader.sh
+
+# startup-time measures a first loop against libgomp's (BENCHMARKS.md,
+# "Start-up"): built, never run by make check.
 if HAVE_OPENMP
 check_PROGRAMS += tests/startup-time
 tests_startup_time_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_startup_time_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
 endif
-check_PROGRAMS += tests/test_trace
-TESTS += tests/test_trace
-tests_test_trace_LDADD = libloopfarm-internal.la -lm
-check_PROGRAMS += tests/test_env
-TESTS += tests/test_env tests/test_env_one_reader.sh
-EXTRA_DIST += tests/test_env_one_reader.sh
-tests_test_env_LDADD = libloopfarm-internal.la -lm
-check_PROGRAMS += tests/test_data_check
-TESTS += tests/test_data_check
-tests_test_data_check_LDADD = libloopfarm-internal.la -lm
+
+# Parser fuzz targets: libFuzzer, built and run by tests/fuzz/run.sh
+# (scripts/test.sh step 1; doc/fuzzing.md).
+EXTRA_DIST += tests/fuzz

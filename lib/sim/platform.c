@@ -20,15 +20,15 @@
 #define SIM_LINE_MAX    4096
 /* Bounds on a worker's figures: speeds in units of work per second,
  * latencies and profile times in seconds, bandwidths in bytes/s. */
-#define SIM_SPEED_MIN   1e-9
-#define SIM_SPEED_MAX   1e15
-#define SIM_LAT_MAX     1e6
-#define SIM_BW_MIN      1e-3
-#define SIM_BW_MAX      1e18
-#define SIM_BPI_MAX     1e12
-#define SIM_PROF_T_MAX  1e9
-#define SIM_FACTOR_MIN  1e-6
-#define SIM_FACTOR_MAX  1e6
+#define SIM_SPEED_MIN  1e-9
+#define SIM_SPEED_MAX  1e15
+#define SIM_LAT_MAX    1e6
+#define SIM_BW_MIN     1e-3
+#define SIM_BW_MAX     1e18
+#define SIM_BPI_MAX    1e12
+#define SIM_PROF_T_MAX 1e9
+#define SIM_FACTOR_MIN 1e-6
+#define SIM_FACTOR_MAX 1e6
 
 /* Whether [s, end) is written as a plain decimal number. */
 static int decimal_text(const char *s, const char *end)
@@ -158,7 +158,7 @@ bad:
 }
 
 /* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
-static const char *const worker_keys[] = {"profile", "speed",  "latency", "stage_lat",
+static const char *const worker_keys[] = {"profile",   "speed", "latency", "stage_lat",
                                           "bandwidth", "count", "domain"};
 
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
@@ -352,8 +352,8 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         for (char *tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
             if (tok == p && strcmp(tok, "worker") == 0)
                 continue;
-            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, &seen, msg,
-                                 sizeof msg)) != 0)
+            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, &seen, msg, sizeof msg)) !=
+                0)
                 break;
         }
         with_domain += has_domain;

@@ -10,16 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loopfarm.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_data_check: %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "plain.h"
 
 static double arr[1000];
 
@@ -99,5 +90,5 @@ int main(void)
 
     lf_loop_destroy(l);
     lf_schedule_free(s);
-    return failures ? 1 : 0;
+    return plain_failures ? 1 : 0;
 }

@@ -9,51 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "plain.h"
 #include "dispatch/dispatch.h"
 #include "platform/platform.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_env: %s:%d: %s\n", __FILE__, __LINE__, #cond);                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-/* Run fn in a child with name=value set; its stderr into buf; its exit status. */
-static int in_child(const char *name, const char *value, int (*fn)(void), char *buf, size_t len)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return -1;
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        setenv(name, value, 1);
-        dup2(fd[1], 2);
-        _exit(fn());
-    }
-    close(fd[1]);
-    size_t n = 0;
-    ssize_t k;
-    while (n < len - 1 && (k = read(fd[0], buf + n, len - 1 - n)) > 0)
-        n += (size_t)k;
-    buf[n] = '\0';
-    close(fd[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 /* Read the clock twice; 0 when it fell back to (or chose) what expected says. */
 static int clock_twice(void)
@@ -97,23 +55,23 @@ int main(void)
 {
     char err[2048];
 
-    CHECK(in_child("LF_CLOCK", "monotnic", clock_twice, err, sizeof err) == 0);
-    CHECK(lines(err) == 1);
+    CHECK(plain_child_stderr("LF_CLOCK", "monotnic", clock_twice, err, sizeof err) == 0);
+    CHECK(plain_lines(err) == 1);
     CHECK(strstr(err, "LF_CLOCK") && strstr(err, "monotnic") && strstr(err, "tsc") &&
           strstr(err, "monotonic"));
 
-    CHECK(in_child("LF_CLOCK", "monotonic", clock_monotonic, err, sizeof err) == 0);
+    CHECK(plain_child_stderr("LF_CLOCK", "monotonic", clock_monotonic, err, sizeof err) == 0);
     CHECK(err[0] == '\0');
 
-    CHECK(in_child("LF_VERBOSE", "lots", verbose_twice, err, sizeof err) == 0);
-    CHECK(lines(err) == 1);
+    CHECK(plain_child_stderr("LF_VERBOSE", "lots", verbose_twice, err, sizeof err) == 0);
+    CHECK(plain_lines(err) == 1);
     CHECK(strstr(err, "LF_VERBOSE") && strstr(err, "lots") && strstr(err, "whole number"));
 
-    CHECK(in_child("LF_VERBOSE", "2", verbose_two, err, sizeof err) == 0);
+    CHECK(plain_child_stderr("LF_VERBOSE", "2", verbose_two, err, sizeof err) == 0);
     CHECK(err[0] == '\0');
 
-    CHECK(in_child("LF_BIND", "sideways", bind_recorded, err, sizeof err) == 0);
-    CHECK(lines(err) == 1);
+    CHECK(plain_child_stderr("LF_BIND", "sideways", bind_recorded, err, sizeof err) == 0);
+    CHECK(plain_lines(err) == 1);
 
     /* Unset: no value, a default to show, accepted forms to name. */
     unsetenv("LF_TRACE");
@@ -124,5 +82,5 @@ int main(void)
     CHECK(lf__env_info(LF__ENV_COUNT, &e) == -1);
     for (int id = 0; id < LF__ENV_COUNT; id++)
         CHECK(lf__env_info(id, &e) == 0 && strncmp(e.name, "LF_", 3) == 0);
-    return failures ? 1 : 0;
+    return plain_failures ? 1 : 0;
 }

@@ -12,55 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loopfarm.h"
+#include "plain.h"
 #include "platform/platform.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_startup: %s:%d: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-struct member {
-    lf_loop *loop;
-    int tid;
-    long n;
-    unsigned long iters;
-};
-
-static void *member(void *p)
-{
-    struct member *m = p;
-    long first;
-    unsigned long cnt;
-    if (lf_loop_begin(m->loop, m->tid, 0, m->n, 1) != 0)
-        return NULL;
-    while (lf_loop_next(m->loop, m->tid, &first, &cnt))
-        m->iters += cnt;
-    lf_loop_end(m->loop, m->tid);
-    return NULL;
-}
 
 /* Make a loop under spec and run n iterations on two threads; 1 when every
  * iteration ran. */
 static int run(const char *spec, long n)
 {
-    lf_schedule *s = NULL;
-    lf_loop *l = NULL;
-    if (lf_schedule_parse(spec, &s, NULL, 0) != 0 || lf_loop_create(&l, 2, s, spec) != 0)
-        return 0;
-    pthread_t th[2];
-    struct member m[2] = {{l, 0, n, 0}, {l, 1, n, 0}};
-    for (int t = 0; t < 2; t++)
-        pthread_create(&th[t], NULL, member, &m[t]);
-    for (int t = 0; t < 2; t++)
-        pthread_join(th[t], NULL);
-    lf_loop_destroy(l);
-    lf_schedule_free(s);
-    return m[0].iters + m[1].iters == (unsigned long)n;
+    return plain_run_loops(spec, spec, 2, n, 1);
 }
 
 static void sleep_ms(long ms)
@@ -104,5 +63,5 @@ int main(void)
     CHECK(run("af", 20000));
     CHECK(lf__topo_loaded());
     CHECK(!lf__counters_probed());
-    return failures ? 1 : 0;
+    return plain_failures ? 1 : 0;
 }

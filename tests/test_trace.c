@@ -13,54 +13,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loopfarm.h"
+#include "plain.h"
 #include "dispatch/dispatch.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_trace: %s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-struct member {
-    lf_loop *loop;
-    int tid;
-    long n;
-};
-
-static void *member(void *p)
-{
-    struct member *m = p;
-    long first;
-    unsigned long cnt;
-    if (lf_loop_begin(m->loop, m->tid, 0, m->n, 1) != 0)
-        return NULL;
-    while (lf_loop_next(m->loop, m->tid, &first, &cnt))
-        ;
-    lf_loop_end(m->loop, m->tid);
-    return NULL;
-}
 
 /* Run `loops` loops of n iterations under spec on two threads, as site name. */
 static void run(const char *spec, const char *name, long n, int loops)
 {
-    lf_schedule *s = NULL;
-    lf_loop *l = NULL;
-    if (lf_schedule_parse(spec, &s, NULL, 0) != 0 || lf_loop_create(&l, 2, s, name) != 0)
+    if (!plain_run_loops(spec, name, 2, n, loops))
         exit(3);
-    for (int k = 0; k < loops; k++) {
-        pthread_t th[2];
-        struct member m[2] = {{l, 0, n}, {l, 1, n}};
-        for (int t = 0; t < 2; t++)
-            pthread_create(&th[t], NULL, member, &m[t]);
-        for (int t = 0; t < 2; t++)
-            pthread_join(th[t], NULL);
-    }
-    lf_loop_destroy(l);
-    lf_schedule_free(s);
 }
 
 /* Child: the peak resident size grows by less than 8 MB over a loop of
@@ -212,11 +172,11 @@ int main(int argc, char **argv)
     CHECK(check_file(path, "a", 150000, 2) > 0);
     CHECK(check_file(path, "b", 150000, 2) > 0);
 
-    if (!failures) {
+    if (!plain_failures) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         if (system(cmd) != 0)
             fprintf(stderr, "test_trace: could not remove %s\n", dir);
     }
-    return failures ? 1 : 0;
+    return plain_failures ? 1 : 0;
 }

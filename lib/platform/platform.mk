@@ -30,7 +30,7 @@ tests_test_startup_LDADD = libloopfarm-internal.la -lm
 tests_test_env_LDADD = libloopfarm-internal.la -lm
 tests_test_trace_LDADD = libloopfarm-internal.la -lm
 tests_test_data_check_LDADD = libloopfarm-internal.la -lm
-EXTRA_DIST += tests/test_env_one_reader.sh
+EXTRA_DIST += tests/test_env_one_reader.sh tests/plain.h
 
 # startup-time measures a first loop against libgomp's (BENCHMARKS.md,
 # "Start-up"): built, never run by make check.

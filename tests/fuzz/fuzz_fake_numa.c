@@ -2,21 +2,18 @@
  * (lf__numa_parse, lib/platform/numa.c).  Any input is either accepted
  * with figures inside the documented ranges, or refused with fake mode off
  * and a message naming the variable. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform/numa.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "platform/numa.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_string(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     struct lf__fake_numa f;
     char err[256];
     if (lf__numa_parse(text, &f, err, sizeof err) == 0) {

@@ -4,21 +4,18 @@
  * NUL-terminated message.  The round trip is checked for inputs shorter
  * than the 128 bytes struct lf__sched keeps of a spec: a longer one is
  * stored truncated (a known limit of lib/policy, reported, not fixed here). */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loopfarm.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "loopfarm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *spec = malloc(size + 1);
+    char *spec = fuzz_string(data, size);
     if (!spec)
         return 0;
-    memcpy(spec, data, size);
-    spec[size] = '\0';
     lf_schedule *s = NULL;
     char err[512];
     memset(err, 'x', sizeof err);

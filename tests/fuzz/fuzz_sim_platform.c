@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "sim/sim.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

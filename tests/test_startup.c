@@ -39,7 +39,7 @@ int main(void)
         /* Stated rates are final at once; a measured one waited for at
          * most the short window (0.2 ms), never a 20 ms calibration. */
         CHECK(lf__clock.rate_source && lf__clock.rate_source[0]);
-        CHECK(lf__clock.setup_wait_ns <= 1e6);
+        CHECK(lf__clock.setup_wait_ns <= 5e6); /* 0.2 ms, and room for preemption */
         if (strstr(lf__clock.rate_source, "measured"))
             printf("test_startup: TSC rate measured while loops run (waited %.0f ns)\n",
                    lf__clock.setup_wait_ns);

@@ -3,6 +3,10 @@
  * Each variable is read on first request, under a mutex (nobody reads the
  * environment on a hot path), and copied, so a later setenv cannot pull
  * the string from under a caller.
+ *
+ * The preload shim compiles its own copy with LF_ENV_QUIET: that copy
+ * checks but does not report, since libloopfarm's copy reports the same
+ * value as soon as the shim hands it a loop (one message, not two).
  */
 #include "config.h"
 
@@ -87,8 +91,10 @@ static void read_var(struct var *v)
                                        : 1;
     if (ok)
         return;
+#ifndef LF_ENV_QUIET
     fprintf(stderr, "loopfarm: %s=\"%s\": expected %s; using the default (%s)\n", v->name, v->use,
             v->forms, v->dflt);
+#endif
     v->fallback = v->dflt;
     v->use = NULL;
 }

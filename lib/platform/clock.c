@@ -52,10 +52,18 @@ __attribute__((constructor)) static void clock_at_load(void)
     load_anchor = take_anchor();
 }
 
-/* Whether /proc/cpuinfo lists both flags that make the TSC a wall clock. */
+/* Whether the TSC is a wall clock: the processor says so (CPUID
+ * 0x80000007 EDX bit 8, "invariant TSC"), or /proc/cpuinfo lists both
+ * flags the kernel derives for it. */
 static int tsc_invariant(void)
 {
 #if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0x80000000, NULL) >= 0x80000007) {
+        __cpuid(0x80000007, a, b, c, d);
+        if (d & (1u << 8))
+            return 1;
+    }
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[4096];
     int ok = 0;

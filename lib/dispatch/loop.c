@@ -64,7 +64,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
     l->sched = (s ? s : lf_schedule_default())->s;
-    if (l->sched.pol->flags & LF__P_CALIB)
+    if ((l->sched.pol->flags & LF__P_CALIB) && lf__perf_needs_topo())
         (void)lf__topo(); /* calibration reads bm_i: load the topology now, not inside it */
     snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
     l->tracing = lf__trace_enabled();

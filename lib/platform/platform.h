@@ -82,6 +82,10 @@ int lf__where_self(struct lf__where *out);
  * FrequencyMaxMHz over the largest one, else (efficiency+1)/(max+1), else
  * 1.0 (homogeneous or unknown).  Seed 000 §3.1.1 uses it as bm_i. */
 double lf__perf_bm_self(void);
+/* 1 when lf__perf_bm_self needs the topology: the kernel shows cores of
+ * different kinds (cpu_atom, or unequal cpu_capacity or maximum cpufreq).
+ * A homogeneous machine answers 1.0 without loading it. */
+int lf__perf_needs_topo(void);
 
 /* ---- Binding (LF_BIND) ---- */
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/test.sh - the whole test suite, as CI runs it:
 #   1. the normal build: make check (CUnit suites, gcc and clang macro tests,
-#      lf-bench's peer rows, LB4OMP's with scripts/build-lb4omp.sh first);
+#      lf-bench's peer rows, LB4OMP's with scripts/build-lb4omp.sh first),
+#      then each parser's fuzz target for 5 s (tests/fuzz/run.sh, doc/fuzzing.md);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: make check;
 #   3. ThreadSanitizer build with clang against libomp: the concurrency tests
 #      (TSAN_OPTIONS=ignore_noninstrumented_modules=1);
@@ -50,7 +51,8 @@ step() { # number, name, command...
 # LB4OMP (lf-bench's lb4omp: rows; configure finds it in build/lb4omp): a failed build is one line, not a failure.
 s1() {
     scripts/build-lb4omp.sh || echo "LB4OMP not built: make check runs no lb4omp: rows"
-    scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal
+    scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal &&
+        tests/fuzz/run.sh --time 5
 }
 s2() {
     scripts/build.sh build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \

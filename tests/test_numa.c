@@ -23,46 +23,13 @@
 #include <unistd.h>
 
 #include "lfcu.h"
+#include "plain.h"
 #include "loopfarm.h"
 #include "atomics.h"
 #include "platform/numa.h"
 #include "platform/platform.h"
 
 #define FORM "expected N[,lat=NS][,gbps=G]"
-
-/* Run fn in a child with stderr sent to a pipe; return fn's result as the
- * child's exit status (-1 when it did not exit) and its stderr in buf. */
-static int child_stderr(int (*fn)(void), char *buf, size_t len)
-{
-    int fd[2];
-    CU_ASSERT_FATAL(pipe(fd) == 0);
-    fflush(stderr);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) {
-        close(fd[0]);
-        dup2(fd[1], 2);
-        _exit(fn());
-    }
-    close(fd[1]);
-    size_t n = 0;
-    ssize_t k;
-    while (n < len - 1 && (k = read(fd[0], buf + n, len - 1 - n)) > 0)
-        n += (size_t)k;
-    buf[n] = '\0';
-    close(fd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 /* Switch the NUMA layer to LF_FAKE_NUMA=value (NULL: unset, real mode). */
 static void numa_mode(const char *value)
@@ -109,6 +76,8 @@ static void test_parse_accepts_good_forms(void)
         {"2,gbps=8,lat=100", 2, 100, 8},
         {"4,lat=1e3", 4, 1000, 2},
         {"1000000", 1000000, 2000, 2}, /* clamped later, against the PUs */
+        {"2,lat=1e7,gbps=0.001", 2, 1e7, 0.001}, /* the bounds themselves */
+        {"2,gbps=10000", 2, 2000, 10000},
     };
     struct lf__fake_numa f;
     char err[256];
@@ -136,7 +105,9 @@ static void test_parse_rejects_malformed_forms(void)
         /* lat not a finite number >= 0 */
         "2,lat=", "2,lat=-5", "2,lat=abc", "2,lat=1x", "2,lat=nan", "2,lat=inf", "2,lat=1e999",
         /* gbps not a finite number > 0 */
-        "2,gbps=0", "2,gbps=-1", "2,gbps=inf", "2,gbps=", "2,gbps=x"};
+        "2,gbps=0", "2,gbps=-1", "2,gbps=inf", "2,gbps=", "2,gbps=x",
+        /* costs outside the sane ranges: a remote read would spin for days */
+        "2,lat=1e15", "2,lat=10000001", "2,gbps=1e-9", "2,gbps=0.0009", "2,gbps=1e5"};
     struct lf__fake_numa f;
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -146,6 +117,7 @@ static void test_parse_rejects_malformed_forms(void)
         CU_ASSERT(strstr(err, "LF_FAKE_NUMA") != NULL);
         CU_ASSERT(strstr(err, FORM) != NULL);
         CU_ASSERT(strstr(err, bad[i]) != NULL);
+        CU_ASSERT(strstr(err, "1e7") != NULL && strstr(err, "10000") != NULL); /* the ranges */
         /* no message buffer: still rejected */
         CU_ASSERT_EQUAL(lf__numa_parse(bad[i], &f, NULL, 0), -EINVAL);
         /* a short buffer is truncated, never overrun */
@@ -202,8 +174,8 @@ static int bad_env_child(void)
 static void test_bad_env_reported_once(void)
 {
     char buf[1024];
-    CU_ASSERT_EQUAL(child_stderr(bad_env_child, buf, sizeof buf), 0);
-    CU_ASSERT_EQUAL(count_lines(buf), 1);
+    CU_ASSERT_EQUAL(plain_child_stderr(NULL, NULL, bad_env_child, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(plain_lines(buf), 1);
     CU_ASSERT(strstr(buf, FORM) != NULL);
     CU_ASSERT(strstr(buf, "\"two\"") != NULL);
 }
@@ -222,8 +194,8 @@ static int clamp_child(void)
 static void test_too_many_domains_clamped_once(void)
 {
     char buf[1024], want[64];
-    CU_ASSERT_EQUAL(child_stderr(clamp_child, buf, sizeof buf), 0);
-    CU_ASSERT_EQUAL(count_lines(buf), 1);
+    CU_ASSERT_EQUAL(plain_child_stderr(NULL, NULL, clamp_child, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(plain_lines(buf), 1);
     snprintf(want, sizeof want, "asks for %d domains", lf__topo()->npus + 3);
     CU_ASSERT(strstr(buf, want) != NULL);
     snprintf(want, sizeof want, "%d PUs", lf__topo()->npus);
@@ -566,8 +538,8 @@ static int registry_full_child(void)
 static void test_registry_overflow_reported_not_corrupted(void)
 {
     char buf[2048];
-    CU_ASSERT_EQUAL(child_stderr(registry_full_child, buf, sizeof buf), 0);
-    CU_ASSERT_EQUAL(count_lines(buf), 1);
+    CU_ASSERT_EQUAL(plain_child_stderr(NULL, NULL, registry_full_child, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(plain_lines(buf), 1);
     CU_ASSERT(strstr(buf, "not tracked") != NULL);
 }
 

@@ -82,5 +82,44 @@ grep -q "2 NUMA domains, ports oneport" "$tmp/o3" || bad "NUMA platform file: do
 printf 'domains 2\nspeed=1 domain=2\n' >"$tmp/np2"
 "$sim" --platform "$tmp/np2" --tasks 100 --schedule fac2 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "np2:2: domain=2" "$tmp/err" || bad "bad domain= not reported with its line"
+# Platform files: what is malformed is refused with FILE:LINE (or FILE: for
+# the file as a whole), and every figure accepted keeps the results finite.
+n=0
+for text in 'speed=0x10' 'speed=inf' 'speed=nan' 'speed=1 speed=2' 'speed=1 count=2 count=3' \
+            'speed=1 profile=0:1,,2:0.5' 'speed=1 profile=' 'speed=1 profile=0:1,' \
+            'speed=1 profile=0:0x1' 'speed=1 latency=1e308' 'speed=1e308 count=2' \
+            'speed=1e-300' 'speed=1 bandwidth=1e300' 'speed=1 profile=0:1,1e300:2' \
+            'speed=1 profile=0:1e-300' 'bytes_per_iter 1e300
+speed=1' 'staging free
+staging oneport
+speed=1' 'bytes_per_iter 1
+bytes_per_iter 2
+speed=1'; do
+    n=$((n + 1))
+    printf '%s\n' "$text" >"$tmp/bad$n"
+    "$sim" --platform "$tmp/bad$n" --tasks 5 --schedule fac2 >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || bad "platform \"$text\": exit $rc, expected 2"
+    grep -q "$tmp/bad$n:[0-9]" "$tmp/err" || bad "platform \"$text\": no FILE:LINE in: $(cat "$tmp/err")"
+done
+printf 'speed=1\nspeed=2 lat\0ency=1\n' >"$tmp/nul"
+"$sim" --platform "$tmp/nul" --tasks 5 --schedule fac2 >/dev/null 2>"$tmp/err"
+grep -q "nul:2: a NUL byte" "$tmp/err" || bad "NUL byte: $(cat "$tmp/err")"
+"$sim" --platform "$tmp" --tasks 5 --schedule fac2 >/dev/null 2>"$tmp/err"
+grep -q "a directory" "$tmp/err" || bad "directory: $(cat "$tmp/err")"
+printf 'speed=1e15 latency=1e6 stage_lat=1e6 bandwidth=1e-3 count=1000\nbytes_per_iter 1e12\n' >"$tmp/edge"
+"$sim" --platform "$tmp/edge" --tasks 100 --schedule fac2 --format csv >"$tmp/o4" 2>"$tmp/err" ||
+    bad "edge platform run failed: $(cat "$tmp/err")"
+grep -qi -e 'inf' -e 'nan' "$tmp/o4" && bad "edge platform: non-finite result: $(cat "$tmp/o4")"
+# One line's workers share its profile: 200,000 workers with a 500-segment
+# profile fit in 800 MB (a copy each would take 1.6 GB).  Not under ASan,
+# whose shadow memory needs more address space than any such limit.
+if ! ldd "$sim" 2>/dev/null | grep -q -e libasan -e libtsan; then
+    prof=$(awk 'BEGIN { for (i = 0; i < 500; i++) printf "%s%d:%d", i ? "," : "", i, 1 + i % 3 }')
+    printf 'speed=1 count=200000 profile=%s\n' "$prof" >"$tmp/big"
+    (ulimit -v 800000 && "$sim" --platform "$tmp/big" --tasks 50 --schedule dynamic,1 \
+        --format csv >/dev/null 2>"$tmp/err") || bad "a shared profile: $(cat "$tmp/err")"
+fi
+
 [ $fail -eq 0 ] && echo "lf-sim command line: all checks passed"
 exit $fail

@@ -12,6 +12,7 @@
 #include "loopfarm.h"
 #include "platform/numa.h"
 #include "platform/platform.h"
+#include "dispatch/dispatch.h"
 #include "json_str.h"
 
 /* Figures about CLOCK_THREAD_CPUTIME_ID, measured here. */
@@ -40,6 +41,63 @@ static void measure_cpu_clock(struct cpu_clock *c)
     c->step_ns = best == UINT64_MAX ? -1.0 : (double)best;
 }
 
+/* Describe variable id's origin into buf: "environment", "default (...)",
+ * or what a malformed value was replaced by. */
+static const char *env_origin(const struct lf__env_info *e, int malformed_here, char *buf,
+                              size_t len)
+{
+    if (!e->value || !e->value[0])
+        snprintf(buf, len, "default: %s", e->dflt);
+    else if (e->fallback || malformed_here)
+        snprintf(buf, len, "environment, malformed (expected %s): fell back to %s", e->forms,
+                 e->fallback ? e->fallback : e->dflt);
+    else
+        snprintf(buf, len, "environment");
+    return buf;
+}
+
+/* Whether LF_SCHEDULE holds a spec the registry rejects (its owner,
+ * lib/omp/schedule.c, reports that but does not record it). */
+static int schedule_malformed(const char *v)
+{
+    lf_schedule *s = NULL;
+    if (!v || !*v)
+        return 0;
+    int rc = lf_schedule_parse(v, &s, NULL, 0);
+    lf_schedule_free(s);
+    return rc != 0;
+}
+
+/* Print every LF_* variable: value, and where it came from. */
+static void print_env(int json)
+{
+    for (int id = 0; id < LF__ENV_COUNT; id++) {
+        struct lf__env_info e;
+        char origin[512];
+        if (lf__env_info(id, &e) != 0)
+            continue;
+        int bad = id == LF__ENV_SCHEDULE && schedule_malformed(e.value);
+        env_origin(&e, bad, origin, sizeof origin);
+        if (json) {
+            printf("%s    ", id ? ",\n" : "");
+            json_str(e.name);
+            printf(": {\"value\": ");
+            if (e.value)
+                json_str(e.value);
+            else
+                printf("null");
+            printf(", \"from\": \"%s\", \"malformed\": %s, \"origin\": ",
+                   e.value && e.value[0] ? "environment" : "default",
+                   e.fallback || bad ? "true" : "false");
+            json_str(origin);
+            putchar('}');
+        } else {
+            printf("  %-13s %s%s%s (%s)\n", e.name, e.value ? "\"" : "unset",
+                   e.value ? e.value : "", e.value ? "\"" : "", origin);
+        }
+    }
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: lf-info [--json] [--help]\n"
@@ -54,13 +112,14 @@ static void usage(FILE *f)
           "              PUs in topology order; a remote read waits NS ns + bytes/G ns,\n"
           "              defaults lat=2000, gbps=2; see doc/numa.md);\n"
           "  binding     the policy LF_BIND selects (close, spread, none);\n"
-          "  schedule    the schedule LF_SCHEDULE resolves to (default: dynamic).\n"
+          "  schedule    the schedule LF_SCHEDULE resolves to (default: dynamic);\n"
+          "  environment every LF_* variable, its value and where it came from\n"
+          "              (environment or default; a malformed value and its fallback).\n"
           "Options:\n"
           "  --json      one JSON object instead of text\n"
           "  --help      this text\n",
           f);
 }
-
 
 int main(int argc, char **argv)
 {
@@ -79,18 +138,20 @@ int main(int argc, char **argv)
     }
 
     lf__clock_init();
+    lf__clock_measure();
+    (void)lf__verbose(); /* every owner reads its variable before the table below */
     const struct lf__topo_info *t = lf__topo();
     struct lf__where here;
     int where_rc = lf__where_self(&here);
     double bm = lf__perf_bm_self();
     struct cpu_clock cc;
     measure_cpu_clock(&cc);
-    const char *numa_env = getenv("LF_FAKE_NUMA");
+    const char *numa_env = lf__env(LF__ENV_FAKE_NUMA);
     const char *numa_status = lf__numa_status();
     int ndom = lf_numa_count(), numa_fake = lf_numa_fake();
-    const char *bind_env = getenv("LF_BIND");
+    const char *bind_env = lf__env(LF__ENV_BIND);
     enum lf__bind_mode bmode = lf__bind_mode();
-    const char *sched_env = getenv("LF_SCHEDULE");
+    const char *sched_env = lf__env(LF__ENV_SCHEDULE);
     const lf_schedule *sched = lf_schedule_default();
     const char *sched_spec = sched ? lf_schedule_spec(sched) : "dynamic";
     struct lf__kind_info kinds[16];
@@ -120,6 +181,11 @@ int main(int argc, char **argv)
         json_str(lf__clock.source);
         printf(", \"fallback\": ");
         json_str(lf__clock.fallback ? lf__clock.fallback : "");
+        printf(", \"rate_source\": ");
+        json_str(lf__clock.rate_source);
+        printf(", \"ns_per_tick\": %.6g, \"rate_final\": %s, \"setup_wait_ns\": %.0f",
+               lf__clock_ns_per_tick(), lf__clock_rate_final() ? "true" : "false",
+               lf__clock.setup_wait_ns);
         printf(", \"resolution_ns\": %.1f, \"cost_ns\": %.1f},\n", lf__clock.resolution_ns,
                lf__clock.tick_cost_ns);
         printf("  \"thread_cpu_clock\": {\"source\": \"CLOCK_THREAD_CPUTIME_ID\", "
@@ -149,7 +215,9 @@ int main(int argc, char **argv)
             printf("null");
         printf(", \"resolved\": ");
         json_str(sched_spec);
-        printf("}\n}\n");
+        printf("},\n  \"environment\": {\n");
+        print_env(1);
+        printf("\n  }\n}\n");
         return 0;
     }
 
@@ -189,6 +257,9 @@ int main(int argc, char **argv)
            lf__clock.fallback && lf__clock.fallback[0] ? " (" : "",
            lf__clock.fallback ? lf__clock.fallback : "",
            lf__clock.fallback && lf__clock.fallback[0] ? ")" : "");
+    if (lf__clock.use_tsc)
+        printf("  rate        %.4f GHz, from %s%s\n", 1.0 / lf__clock_ns_per_tick(),
+               lf__clock.rate_source, lf__clock_rate_final() ? "" : " (provisional so far)");
     printf("  resolution  %.1f ns (smallest step observed)\n", lf__clock.resolution_ns);
     printf("  cost        %.1f ns per read\n", lf__clock.tick_cost_ns);
     printf("thread CPU    clock_gettime(CLOCK_THREAD_CPUTIME_ID)\n");
@@ -197,14 +268,15 @@ int main(int argc, char **argv)
     printf("  cost        %.1f ns per read\n", cc.cost_ns);
     printf("counters      %s\n", lf__counters_status());
     printf("numa          %s\n", numa_status);
-    const char *fake_env = getenv("LF_FAKE_NUMA");
     printf("  domains     %d (%s)\n", ndom,
-           numa_fake                  ? "fake, emulated by LF_FAKE_NUMA"
-           : fake_env && *fake_env    ? "the machine's; LF_FAKE_NUMA malformed, ignored"
-                                      : "the machine's; LF_FAKE_NUMA unset");
+           numa_fake  ? "fake, emulated by LF_FAKE_NUMA"
+           : numa_env ? "the machine's; LF_FAKE_NUMA malformed, ignored"
+                      : "the machine's; LF_FAKE_NUMA unset");
     printf("binding       %s (LF_BIND%s%s%s)\n", lf__bind_mode_name(bmode),
            bind_env ? "=\"" : " unset", bind_env ? bind_env : "", bind_env ? "\"" : "");
     printf("schedule      %s (LF_SCHEDULE%s%s%s)\n", sched_spec, sched_env ? "=\"" : " unset",
            sched_env ? sched_env : "", sched_env ? "\"" : "");
+    printf("environment\n");
+    print_env(0);
     return 0;
 }

@@ -220,8 +220,10 @@ uint64_t lf__unclaimed(const struct lf__slot *s);
 
 /* ---- Locality (lib/dispatch/locality.c) ---- */
 
-/* Check a loop's data description; 0 or -EINVAL. */
-int lf__data_check(const struct lf_data *d, uint64_t n);
+/* Check a loop's data description for the n iterations lo, lo + incr, ...:
+ * 0, or -EINVAL when it is malformed or an element address of an index
+ * (halo included) or a chunk's byte span would not fit the arithmetic. */
+int lf__data_check(const struct lf_data *d, long lo, long incr, uint64_t n);
 /* Set up slot s's homes and modes for this instance (initialiser, alone,
  * mem_lock not held). */
 void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d);
@@ -256,6 +258,11 @@ void lf__stage_free(struct lf_loop *l);
 uint64_t lf__dispatch_ns(uint64_t ticks);
 /* Append worker w's trace records of slot s to LF_TRACE (last member out). */
 void lf__trace_flush(struct lf_loop *loop, struct lf__slot *s);
+/* Record member tid's chunk [lo, lo + n) run from start to end (ticks). */
+void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
+                   uint64_t start, uint64_t end);
+/* Expand LF_TRACE's pattern ("%p": pid, "%%": %) into out; 0 or -ENAMETOOLONG. */
+int lf__trace_name(const char *pattern, long pid, char *out, size_t len);
 /* Whether LF_TRACE is set (read once). */
 int lf__trace_enabled(void);
 /* LF_VERBOSE level (read once). */

@@ -11,21 +11,60 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dispatch/dispatch.h"
 
-int lf__data_check(const struct lf_data *d, uint64_t n)
+/* Whether the byte offsets of input in's elements, for loop indices imin
+ * .. imax and halo elements beyond, the span of any chunk, and the
+ * addresses base + offset are all representable (elem_addr and input_span
+ * compute them in long and size_t). */
+static int input_fits(const struct lf_input *in, long imin, long imax)
+{
+    long size, lo_el, hi_el, lo_off, hi_off, halo_b, span, step;
+    if (in->size > (size_t)LONG_MAX)
+        return 0;
+    size = (long)in->size;
+    if (__builtin_mul_overflow(in->stride, size, &step)) /* bytes from one index to the next */
+        return 0;
+    /* Elements from imin * stride - halo to imax * stride + halo, in bytes. */
+    if (__builtin_mul_overflow(imin, in->stride, &lo_el) ||
+        __builtin_sub_overflow(lo_el, in->halo, &lo_el) ||
+        __builtin_mul_overflow(imax, in->stride, &hi_el) ||
+        __builtin_add_overflow(hi_el, in->halo, &hi_el) ||
+        __builtin_mul_overflow(lo_el, size, &lo_off) ||
+        __builtin_mul_overflow(hi_el, size, &hi_off) ||
+        __builtin_add_overflow(hi_off, size, &hi_off) ||
+        __builtin_mul_overflow(in->halo, size, &halo_b) ||
+        __builtin_sub_overflow(hi_off, lo_off, &span))
+        return 0;
+    /* The addresses must not wrap around the address space. */
+    uintptr_t base = (uintptr_t)in->base;
+    if (lo_off < 0 && base < (uintptr_t)0 - (uintptr_t)lo_off)
+        return 0;
+    if (hi_off > 0 && UINTPTR_MAX - base < (uintptr_t)hi_off)
+        return 0;
+    return 1;
+}
+
+int lf__data_check(const struct lf_data *d, long lo, long incr, uint64_t n)
 {
     if (!d)
         return 0;
     if (d->ninputs < 0 || d->ninputs > LF_MAX_INPUTS || d->nhome < 0 || d->nhome > LF__MAXDOM)
         return -EINVAL;
+    /* The extreme indices of the loop (both ends, whatever incr's sign). */
+    long last = (long)((unsigned long)lo + (unsigned long)(n ? n - 1 : 0) * (unsigned long)incr);
+    long imin = lo < last ? lo : last, imax = lo < last ? last : lo;
     for (int k = 0; k < d->ninputs; k++) {
         const struct lf_input *in = &d->in[k];
         if (in->span)
             continue;
         if (!in->base || in->size == 0 || in->stride < 1 || in->halo < 0)
+            return -EINVAL;
+        if (n && !input_fits(in, imin, imax))
             return -EINVAL;
     }
     if (d->home && d->nhome > 0) {

@@ -45,7 +45,6 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (!out || nthreads < 1)
         return -EINVAL;
     lf__clock_init();
-    (void)lf__topo(); /* load the topology now, not inside a loop's calibration */
     size_t bytes = sizeof(struct lf_loop) + (size_t)nthreads * sizeof(struct lf__thr);
     struct lf_loop *l = aligned_alloc(LF__CACHELINE, bytes);
     if (!l)
@@ -57,6 +56,8 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
     l->sched = (s ? s : lf_schedule_default())->s;
+    if ((l->sched.pol->flags & LF__P_CALIB) && lf__perf_needs_topo())
+        (void)lf__topo(); /* calibration reads bm_i: load the topology now, not inside it */
     snprintf(l->name, sizeof l->name, "%s", name ? name : "loop");
     l->tracing = lf__trace_enabled();
     size_t P = (size_t)nthreads;
@@ -179,7 +180,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
 {
     if (!l || tid < 0 || tid >= l->P || incr == 0)
         return -EINVAL;
-    if (lf__data_check(data, lf_trip_count(lo, hi, incr, NULL)) != 0)
+    if (lf__data_check(data, lo, incr, lf_trip_count(lo, hi, incr, NULL)) != 0)
         return -EINVAL;
     struct lf__thr *th = &l->thr[tid];
     if (th->cur)

@@ -32,24 +32,6 @@ static void end_calibration(struct lf__slot *s)
     lf__store_release(&s->phase, LF__PHASE_RUN);
 }
 
-/* Append the chunk [lo, hi) computed from ticks start to end to member
- * tid's trace buffer. */
-static void trace_chunk(struct lf__slot *s, int tid, uint64_t lo, uint64_t hi, uint64_t start,
-                        uint64_t end)
-{
-    struct lf__trace_buf *b = &s->trace[tid];
-    if (b->len == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 256;
-        struct lf__trace_rec *r = realloc(b->rec, cap * sizeof *r);
-        if (r) {
-            b->rec = r;
-            b->cap = cap;
-        }
-    }
-    if (b->len < b->cap)
-        b->rec[b->len++] = (struct lf__trace_rec){lo, hi, start, end};
-}
-
 void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t now)
 {
     struct lf__thr *th = &l->thr[tid];
@@ -60,7 +42,7 @@ void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
     if (lf__located(s))
         lf__stage_chunk_done(l, s, tid, busy);
     if (s->trace)
-        trace_chunk(s, tid, th->chunk_lo, th->chunk_lo + th->chunk_n, th->t_start, now);
+        lf__trace_add(l, s, tid, th->chunk_lo, th->chunk_n, th->t_start, now);
     if (lf__exec_chunk_done(&s->ex, tid, th->chunk_n, busy, total, th->chunk_calib, th->calibrating,
                             &th->cal_size)) {
         /* Its calibration is in, over all its calibration chunks: the

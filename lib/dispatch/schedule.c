@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dispatch/dispatch.h"
+#include "platform/env.h"
 
 int lf_schedule_parse(const char *spec, lf_schedule **out, char *err, size_t errlen)
 {
@@ -54,7 +55,7 @@ static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static void parse_default(void)
 {
     char err[512];
-    const char *env = getenv("LF_SCHEDULE");
+    const char *env = lf__env(LF__ENV_SCHEDULE);
     if (env && *env) {
         if (lf__sched_parse(env, &default_sched.s, err, sizeof err) == 0)
             return;

@@ -91,7 +91,7 @@ static uint64_t place_inputs(struct lf__slot *s, struct lf__thr *th, uint64_t lo
         const char *src;
         size_t bytes, off;
         input_span(s, k, lo, c, &src, &bytes, &off);
-        th->in[k] = src + off;
+        th->in[k] = src ? src + off : NULL; /* span() may find no data */
         if (!stage || !src || bytes == 0)
             continue;
         void *buf = stage_buf(th, k, bytes);

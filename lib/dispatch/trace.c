@@ -1,34 +1,58 @@
-/* lib/dispatch/trace.c - LF_TRACE: per-chunk CSV written when a loop ends.
+/* lib/dispatch/trace.c - LF_TRACE: a per-chunk CSV trace, in bounded memory.
  *
- * Chunks append to their member's buffer (no I/O, no lock); the last member
- * out of a loop writes the whole loop under one process-wide lock.  Columns:
- * site,instance,thread,lo,hi,start_ns,end_ns with [lo, hi) the chunk's
- * logical iterations (0 .. trip count) and times in ns since the library's
- * clock epoch.
+ * Each member appends its chunks to a buffer of its own in the loop's slot
+ * (no I/O, no lock) of at most TRACE_CAP records; a member whose buffer is
+ * full writes it out, and the last member out of a loop writes what the
+ * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns
+ * with [lo, hi) the chunk's logical iterations (0 .. trip count) and times
+ * in ns since the library's clock epoch.
+ *
+ * The file is opened for appending and written only in whole records (one
+ * write(2) of whole lines at a time), so processes that share a file
+ * interleave records, never bytes; "%p" in the name becomes the process id,
+ * giving each process its own file.  A failed open or write, or a record
+ * dropped for want of memory, is reported once per process.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"
+#include "platform/env.h"
+
+/* Records a member holds before it writes them out (32 bytes each). */
+#define TRACE_CAP 2048
+/* Bytes of CSV formatted before one write(2); a record takes < 160. */
+#define TRACE_IOBUF 16384
+
+static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns\n";
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *trace_path;
-static FILE *trace_file;
-static int trace_failed;
 static int verbose_level;
 static uint64_t epoch_ticks;
+/* Under trace_lock: the open file, the process that opened it, whether
+ * tracing gave up, and the records dropped that were not reported yet. */
+static int trace_fd = -1;
+static pid_t trace_pid;
+static int trace_failed;
+static int drop_reported;
+static lf__au64 dropped; /* records lost to a failed allocation */
 
 static void read_env(void)
 {
-    const char *t = getenv("LF_TRACE");
-    const char *v = getenv("LF_VERBOSE");
-    trace_path = t && *t ? t : NULL;
-    verbose_level = v && *v ? atoi(v) : 0;
+    trace_path = lf__env(LF__ENV_TRACE);
+    verbose_level = lf__env_verbose();
     lf__clock_init();
     epoch_ticks = lf__ticks();
 }
@@ -51,31 +75,170 @@ uint64_t lf__dispatch_ns(uint64_t ticks)
     return ticks >= epoch_ticks ? lf__ticks_to_ns(ticks - epoch_ticks) : 0;
 }
 
+int lf__trace_name(const char *pattern, long pid, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = pattern; *p; p++) {
+        char num[24];
+        const char *piece = p;
+        size_t k = 1;
+        if (p[0] == '%' && p[1] == 'p') {
+            k = (size_t)snprintf(num, sizeof num, "%ld", pid);
+            piece = num;
+            p++;
+        } else if (p[0] == '%' && p[1] == '%') {
+            p++;
+        }
+        if (n + k >= len)
+            return -ENAMETOOLONG;
+        memcpy(out + n, piece, k);
+        n += k;
+    }
+    if (len == 0)
+        return -ENAMETOOLONG;
+    out[n] = '\0';
+    return 0;
+}
+
+/* Give up tracing for this process after reporting why (trace_lock held). */
+static void trace_give_up(const char *what, int err)
+{
+    fprintf(stderr, "loopfarm: LF_TRACE=%s: %s (%s); tracing stops, the trace is incomplete\n",
+            trace_path, what, strerror(err));
+    if (trace_fd >= 0)
+        close(trace_fd);
+    trace_fd = -1;
+    trace_failed = 1;
+}
+
+/* Write all of buf[0..n) to the trace; 0, or -errno (trace_lock held). */
+static int write_all(const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(trace_fd, buf, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -errno : -EIO;
+        buf += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Open the trace file of this process, writing the header into an empty
+ * one (trace_lock held); 0, or -1 when tracing is off for good. */
+static int trace_open(void)
+{
+    pid_t pid = getpid();
+    if (trace_fd >= 0 && trace_pid == pid)
+        return 0;
+    if (trace_failed)
+        return -1;
+    if (trace_fd >= 0) /* a forked child: its own file when the name has %p */
+        close(trace_fd);
+    char path[4096];
+    if (lf__trace_name(trace_path, (long)pid, path, sizeof path) != 0) {
+        trace_give_up("file name too long", ENAMETOOLONG);
+        return -1;
+    }
+    trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (trace_fd < 0) {
+        trace_give_up("cannot open for appending", errno);
+        return -1;
+    }
+    trace_pid = pid;
+    /* One header per file, even when several processes create it at once. */
+    struct stat sb;
+    int locked = flock(trace_fd, LOCK_EX) == 0;
+    int rc =
+        fstat(trace_fd, &sb) == 0 && sb.st_size == 0 ? write_all(header, sizeof header - 1) : 0;
+    if (locked)
+        flock(trace_fd, LOCK_UN);
+    if (rc != 0) {
+        trace_give_up("write failed", -rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write member t's records of slot s and empty its buffer (trace_lock held). */
+static void write_member(struct lf_loop *l, struct lf__slot *s, int t)
+{
+    struct lf__trace_buf *b = &s->trace[t];
+    char io[TRACE_IOBUF];
+    size_t n = 0;
+    for (size_t i = 0; i < b->len && trace_fd >= 0; i++) {
+        const struct lf__trace_rec *r = &b->rec[i];
+        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu\n", l->name,
+                         (unsigned long long)s->instance, t, (unsigned long long)r->lo,
+                         (unsigned long long)r->hi, (unsigned long long)lf__dispatch_ns(r->start),
+                         (unsigned long long)lf__dispatch_ns(r->end));
+        if (k < 0 || (size_t)k >= sizeof io - n) {
+            /* The record did not fit: write the whole ones before it. */
+            int rc = n ? write_all(io, n) : -EOVERFLOW;
+            n = 0;
+            if (rc != 0) {
+                trace_give_up("write failed", -rc);
+                break;
+            }
+            i--;
+            continue;
+        }
+        n += (size_t)k;
+    }
+    if (n && trace_fd >= 0) {
+        int rc = write_all(io, n);
+        if (rc != 0)
+            trace_give_up("write failed", -rc);
+    }
+    b->len = 0;
+}
+
+/* Report records dropped since the last report, once per process
+ * (trace_lock held). */
+static void report_drops(void)
+{
+    uint64_t d = lf__load_relaxed(&dropped);
+    if (d == 0 || drop_reported)
+        return;
+    drop_reported = 1;
+    fprintf(stderr,
+            "loopfarm: LF_TRACE=%s: out of memory for trace buffers; %llu chunk record%s "
+            "dropped, the trace is incomplete\n",
+            trace_path, (unsigned long long)d, d == 1 ? "" : "s");
+}
+
+void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
+                   uint64_t start, uint64_t end)
+{
+    struct lf__trace_buf *b = &s->trace[tid];
+    if (!b->rec) {
+        b->rec = malloc(TRACE_CAP * sizeof *b->rec);
+        b->cap = b->rec ? TRACE_CAP : 0;
+    }
+    if (b->len == b->cap && b->cap) {
+        pthread_mutex_lock(&trace_lock);
+        if (trace_open() == 0)
+            write_member(l, s, tid);
+        b->len = 0; /* written, or tracing has stopped */
+        pthread_mutex_unlock(&trace_lock);
+    }
+    if (b->len < b->cap)
+        b->rec[b->len++] = (struct lf__trace_rec){lo, lo + n, start, end};
+    else
+        lf__fetch_add_relaxed(&dropped, 1);
+}
+
 void lf__trace_flush(struct lf_loop *l, struct lf__slot *s)
 {
     pthread_mutex_lock(&trace_lock);
-    if (!trace_file && !trace_failed) {
-        trace_file = fopen(trace_path, "w");
-        if (!trace_file) {
-            trace_failed = 1;
-            fprintf(stderr, "loopfarm: LF_TRACE=%s: cannot open for writing; no trace\n",
-                    trace_path);
-        } else {
-            fputs("site,instance,thread,lo,hi,start_ns,end_ns\n", trace_file);
-        }
+    int ok = trace_open() == 0;
+    for (int t = 0; t < l->P; t++) {
+        if (ok && trace_fd >= 0)
+            write_member(l, s, t);
+        s->trace[t].len = 0;
     }
-    if (trace_file) {
-        for (int t = 0; t < l->P; t++) {
-            struct lf__trace_buf *b = &s->trace[t];
-            for (size_t i = 0; i < b->len; i++)
-                fprintf(trace_file, "%s,%llu,%d,%llu,%llu,%llu,%llu\n", l->name,
-                        (unsigned long long)s->instance, t, (unsigned long long)b->rec[i].lo,
-                        (unsigned long long)b->rec[i].hi,
-                        (unsigned long long)lf__dispatch_ns(b->rec[i].start),
-                        (unsigned long long)lf__dispatch_ns(b->rec[i].end));
-            b->len = 0;
-        }
-        fflush(trace_file);
-    }
+    report_drops();
     pthread_mutex_unlock(&trace_lock);
 }

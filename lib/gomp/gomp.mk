@@ -4,8 +4,8 @@
 EXTRA_DIST += tests/gomp/run.sh tests/gomp/check.h doc/gomp-shim.md
 if HAVE_OPENMP
 lib_LTLIBRARIES += libloopfarm-gomp.la
-libloopfarm_gomp_la_SOURCES = lib/gomp/shim.c
-libloopfarm_gomp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING
+libloopfarm_gomp_la_SOURCES = lib/gomp/shim.c lib/platform/env.c lib/platform/env.h
+libloopfarm_gomp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING -DLF_ENV_QUIET
 libloopfarm_gomp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 libloopfarm_gomp_la_LIBADD = libloopfarm.la -ldl
 libloopfarm_gomp_la_LDFLAGS = -shared -avoid-version $(OPENMP_CFLAGS)

@@ -88,6 +88,7 @@
 #include <string.h>
 
 #include <loopfarm.h>
+#include "platform/env.h"
 
 #define SHIM_API __attribute__((visibility("default")))
 
@@ -251,8 +252,10 @@ static int token_key(char *tok, char **rest)
     return -2;
 }
 
-/* Parse LF_REPLACE into map[K_DYNAMIC..K_AUTO] (heap strings, "" for unset); report errors. */
-static void parse_replace(const char *text, char **map)
+/* Parse LF_REPLACE into map[K_DYNAMIC..K_AUTO] (heap strings, "" for unset); report errors.
+ * Not static: tests/fuzz/fuzz_replace.c drives it (the shim exports only GOMP_ names). */
+void lf__gomp_parse_replace(const char *text, char **map);
+void lf__gomp_parse_replace(const char *text, char **map)
 {
     char *copy = strdup(text);
     if (!copy)
@@ -313,9 +316,9 @@ static void shim_setup(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    const char *sched = getenv("LF_SCHEDULE");
-    const char *repl = getenv("LF_REPLACE");
-    const char *verb = getenv("LF_VERBOSE");
+    const char *sched = lf__env(LF__ENV_SCHEDULE);
+    const char *repl = lf__env(LF__ENV_REPLACE);
+    const char *verb = lf__env(LF__ENV_VERBOSE);
     cfg.verbose = verb && *verb ? atoi(verb) : 0;
     cfg.honour_chunk = 1;
     if (sched && !*sched)
@@ -328,7 +331,7 @@ static void shim_setup(void)
     /* Static: the strings live as long as the process (cfg points into them). */
     static char *map[K_COUNT];
     if (repl)
-        parse_replace(repl, map);
+        lf__gomp_parse_replace(repl, map);
     cfg.spec[E_DYNAMIC] = map[K_DYNAMIC] ? spec_of(map[K_DYNAMIC]) : sched;
     cfg.spec[E_GUIDED] = map[K_GUIDED] ? spec_of(map[K_GUIDED]) : sched;
     const char *rt = map[K_RUNTIME] ? spec_of(map[K_RUNTIME]) : sched;

@@ -23,6 +23,7 @@
 #define FALLBACK "fell back to CLOCK_THREAD_CPUTIME_ID"
 
 static pthread_once_t counters_once = PTHREAD_ONCE_INIT;
+static int counters_done; /* atomic: 1 once the probe has run */
 static int counters_ok;
 static char counters_why[256];
 
@@ -107,15 +108,27 @@ static void counters_init(void)
 }
 #endif
 
+/* Run the probe once, and note that it ran. */
+static void counters_probe(void)
+{
+    counters_init();
+    __atomic_store_n(&counters_done, 1, __ATOMIC_RELEASE);
+}
+
+int lf__counters_probed(void)
+{
+    return __atomic_load_n(&counters_done, __ATOMIC_ACQUIRE);
+}
+
 int lf__counters_available(void)
 {
-    pthread_once(&counters_once, counters_init);
+    pthread_once(&counters_once, counters_probe);
     return counters_ok;
 }
 
 const char *lf__counters_status(void)
 {
-    pthread_once(&counters_once, counters_init);
+    pthread_once(&counters_once, counters_probe);
     return counters_why;
 }
 

@@ -39,7 +39,13 @@
 #include "platform/numa.h"
 #include "platform/platform.h"
 
-#define FAKE_FORM "N[,lat=NS][,gbps=G] with N >= 1, NS >= 0 and G > 0"
+/* Bounds on the emulated costs: beyond them a remote read would spin for
+ * longer than any experiment waits (lat) or charge more than a second per
+ * kilobyte (gbps). */
+#define FAKE_LAT_MAX  1e7
+#define FAKE_GBPS_MIN 1e-3
+#define FAKE_GBPS_MAX 1e4
+#define FAKE_FORM     "N[,lat=NS][,gbps=G] with N >= 1, 0 <= NS <= 1e7 (10 ms) and 0.001 <= G <= 10000"
 
 /* One domain's port: the lf__clock_ns() time until which it is busy with
  * transfers already granted.  Every remote reader of the domain CASes it,
@@ -115,11 +121,15 @@ int lf__numa_parse(const char *s, struct lf__fake_numa *out, char *err, size_t e
             q = parse_number(p + 4, &v);
             if (!q || (*q && *q != ','))
                 return parse_fail(out, err, errlen, s, "lat is not a number of ns >= 0");
+            if (v > FAKE_LAT_MAX)
+                return parse_fail(out, err, errlen, s, "lat is above 1e7 ns");
             out->lat_ns = v;
         } else if (strncmp(p, "gbps=", 5) == 0) {
             q = parse_number(p + 5, &v);
             if (!q || (*q && *q != ',') || !(v > 0.0))
                 return parse_fail(out, err, errlen, s, "gbps is not a number of GB/s > 0");
+            if (v < FAKE_GBPS_MIN || v > FAKE_GBPS_MAX)
+                return parse_fail(out, err, errlen, s, "gbps is outside [0.001, 10000]");
             out->gbps = v;
         } else {
             return parse_fail(out, err, errlen, s, "unknown or empty key (lat=, gbps=)");
@@ -159,12 +169,14 @@ static void load_state(void)
     if (pg > 0 && (pg & (pg - 1)) == 0)
         page_bytes = (uintptr_t)pg;
 
-    const char *env = getenv("LF_FAKE_NUMA");
+    const char *env = lf__env(LF__ENV_FAKE_NUMA);
     char err[256];
     struct lf__fake_numa cfg;
     int asked = 0;
-    if (lf__numa_parse(env, &cfg, err, sizeof err) != 0)
+    if (lf__numa_parse(env, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "loopfarm: %s; fake NUMA is off\n", err);
+        lf__env_rejected(LF__ENV_FAKE_NUMA, "off: the machine's NUMA nodes");
+    }
     if (cfg.ndom > t->npus) {
         fprintf(stderr,
                 "loopfarm: LF_FAKE_NUMA=\"%s\" asks for %d domains but there are %d PUs; "
@@ -233,6 +245,28 @@ static void load_state(void)
 #endif
 }
 
+/* Whether the machine has one NUMA node and LF_FAKE_NUMA is unset, as the
+ * kernel's node list says: then the domain count needs no topology. */
+static pthread_once_t one_node_once = PTHREAD_ONCE_INIT;
+static int one_node;
+
+static void find_one_node(void)
+{
+    one_node = 0;
+    if (lf__env(LF__ENV_FAKE_NUMA))
+        return;
+    FILE *f = fopen("/sys/devices/system/node/online", "r");
+    if (!f) {
+        one_node = 1; /* a kernel without NUMA */
+        return;
+    }
+    char line[64];
+    /* "0" is one node; "0-1" or "0,2" are several. */
+    if (fgets(line, sizeof line, f) && strcspn(line, "-,") == strlen(line))
+        one_node = 1;
+    fclose(f);
+}
+
 static inline void numa_init(void)
 {
     pthread_once(&numa_once, load_state);
@@ -242,6 +276,9 @@ void lf__numa_reset_for_tests(void)
 {
     /* A first call only runs the once (so a bad value is reported once). */
     int loaded = st.status[0] != '\0';
+    lf__env_reset_for_tests(LF__ENV_FAKE_NUMA);
+    pthread_once(&one_node_once, find_one_node);
+    find_one_node();
     numa_init();
     if (loaded)
         load_state();
@@ -501,6 +538,9 @@ static int reg_place(uint64_t lo, uint64_t hi, int node)
 
 int lf_numa_count(void)
 {
+    pthread_once(&one_node_once, find_one_node);
+    if (one_node)
+        return 1;
     numa_init();
     return st.ndom;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "platform/clock.h"
+#include "platform/env.h"
 
 /* ---- Topology ---- */
 
@@ -39,6 +40,9 @@ struct lf__topo_info {
 
 /* The process-wide topology summary (loaded on first call); never NULL. */
 const struct lf__topo_info *lf__topo(void);
+/* 1 when the topology has been loaded (by lf__topo or a query needing it):
+ * start-up loads it only for what needs it (binding, NUMA, calibration). */
+int lf__topo_loaded(void);
 
 struct lf__kind_info {
     int efficiency;      /* hwloc's abstract efficiency, -1 when unknown */
@@ -78,6 +82,10 @@ int lf__where_self(struct lf__where *out);
  * FrequencyMaxMHz over the largest one, else (efficiency+1)/(max+1), else
  * 1.0 (homogeneous or unknown).  Seed 000 §3.1.1 uses it as bm_i. */
 double lf__perf_bm_self(void);
+/* 1 when lf__perf_bm_self needs the topology: the kernel shows cores of
+ * different kinds (cpu_atom, or unequal cpu_capacity or maximum cpufreq).
+ * A homogeneous machine answers 1.0 without loading it. */
+int lf__perf_needs_topo(void);
 
 /* ---- Binding (LF_BIND) ---- */
 
@@ -106,6 +114,9 @@ int lf__bind_self(int tid, int nthreads);
 
 /* ---- Hardware counters (PAPI) ---- */
 
+/* 1 once the counters have been probed (only lf-info and the calls
+ * below probe them; a loop never does). */
+int lf__counters_probed(void);
 /* 1 when per-thread cycle and instruction counters work here, else 0. */
 int lf__counters_available(void);
 /* One line for lf-info: which counters are used, or why none are. */

@@ -4,6 +4,8 @@ LF_CORE_SOURCES += \
 	lib/platform/clock.h \
 	lib/platform/clock.c \
 	lib/platform/platform.h \
+	lib/platform/env.h \
+	lib/platform/env.c \
 	lib/platform/topo.c \
 	lib/platform/numa.h \
 	lib/platform/numa.c \
@@ -19,3 +21,26 @@ TESTS += tests/test_platform tests/test_numa
 tests_test_platform_LDADD = $(TEST_LIBS)
 tests_test_numa_LDADD = $(TEST_LIBS)
 endif
+
+# Start-up (no topology, counters or clock calibration on a dynamic loop's
+# path), the LF_* environment read in one place, LF_TRACE, lf_data bounds.
+check_PROGRAMS += tests/test_startup tests/test_env tests/test_trace tests/test_data_check
+TESTS += tests/test_startup tests/test_env tests/test_env_one_reader.sh tests/test_trace \
+	tests/test_data_check
+tests_test_startup_LDADD = libloopfarm-core.la -lm
+tests_test_env_LDADD = libloopfarm-core.la -lm
+tests_test_trace_LDADD = libloopfarm-core.la -lm
+tests_test_data_check_LDADD = libloopfarm-core.la -lm
+EXTRA_DIST += tests/test_env_one_reader.sh tests/plain.h
+
+# startup-time measures a first loop against libgomp's (BENCHMARKS.md,
+# "Start-up"): built, never run by make check.
+if HAVE_OPENMP
+check_PROGRAMS += tests/startup-time
+tests_startup_time_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_startup_time_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
+endif
+
+# Parser fuzz targets: libFuzzer, built and run by tests/fuzz/run.sh
+# (scripts/test.sh step 1; doc/fuzzing.md).
+EXTRA_DIST += tests/fuzz

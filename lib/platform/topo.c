@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef LF_HAVE_HWLOC
@@ -27,6 +28,7 @@
 #define MAX_KINDS 16
 
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
+static int topo_done; /* atomic: 1 once the topology is loaded */
 static struct lf__topo_info topo_info;
 static char topo_source[128];
 /* PU OS indexes in the two binding orders (npus entries each):
@@ -226,6 +228,12 @@ static void topo_init(void)
     load_sysconf("built without hwloc");
 #endif
     topo_info.source = topo_source;
+    __atomic_store_n(&topo_done, 1, __ATOMIC_RELEASE);
+}
+
+int lf__topo_loaded(void)
+{
+    return __atomic_load_n(&topo_done, __ATOMIC_ACQUIRE);
 }
 
 const struct lf__topo_info *lf__topo(void)
@@ -328,9 +336,68 @@ int lf__where_self(struct lf__where *out)
     return 0;
 }
 
+/* Read one whole number from path; -1 when it cannot. */
+static long read_long(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+static int kinds_maybe;
+
+/* Decide whether the kernel shows cores of different kinds: a hybrid
+ * processor's cpu_atom PMU, or CPUs whose cpu_capacity or maximum cpufreq
+ * frequency differ (what hwloc builds its CPU kinds from on Linux). */
+static void find_kinds_maybe(void)
+{
+    struct stat sb;
+    if (stat("/sys/devices/cpu_atom", &sb) == 0) {
+        kinds_maybe = 1;
+        return;
+    }
+    static const char *const per_cpu[] = {"/sys/devices/system/cpu/cpu%d/cpu_capacity",
+                                          "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq"};
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    for (size_t k = 0; k < sizeof per_cpu / sizeof *per_cpu; k++) {
+        long first = -1;
+        for (long c = 0; c < ncpu; c++) {
+            char path[128];
+            snprintf(path, sizeof path, per_cpu[k], (int)c);
+            long v = read_long(path);
+            if (v < 0)
+                continue;
+            if (first >= 0 && v != first) {
+                kinds_maybe = 1;
+                return;
+            }
+            first = v;
+        }
+    }
+}
+
+int lf__perf_needs_topo(void)
+{
+#ifdef LF_HAVE_HWLOC
+    pthread_once(&kinds_once, find_kinds_maybe);
+    return kinds_maybe;
+#else
+    return 0;
+#endif
+}
+
 double lf__perf_bm_self(void)
 {
 #ifdef LF_HAVE_HWLOC
+    /* All cores of one kind: 1.0, without loading the topology for it. */
+    if (!lf__topo_loaded() && !lf__perf_needs_topo())
+        return 1.0;
     struct lf__where w;
     if (lf__where_self(&w) == 0 && w.kind >= 0)
         return kind_bm[w.kind];
@@ -360,13 +427,15 @@ int lf__bind_parse(const char *s, enum lf__bind_mode *out)
 
 static void bind_init(void)
 {
-    const char *s = getenv("LF_BIND");
-    if (lf__bind_parse(s, &bind_mode) != 0)
+    const char *s = lf__env(LF__ENV_BIND);
+    if (lf__bind_parse(s, &bind_mode) != 0) {
+        lf__env_rejected(LF__ENV_BIND, "none");
         fprintf(stderr,
                 "loopfarm: LF_BIND=\"%s\" is not understood; accepted values: close (thread t "
                 "on PU t mod nPU), spread (threads spread over cores), none (default); "
                 "threads stay unbound\n",
                 s);
+    }
 }
 
 enum lf__bind_mode lf__bind_mode(void)

@@ -1,27 +1,56 @@
-/* lib/sim/platform.c - reading lf-sim platforms (format: doc/lf-sim.md). */
+/* lib/sim/platform.c - reading lf-sim platforms (format: doc/lf-sim.md).
+ *
+ * Every figure is bounded (SIM_* below) so that sums over a million
+ * workers and the times derived from them stay finite; numbers are plain
+ * decimals (no hex, inf or nan); a key is given once per line; the
+ * workers of one line share its speed profile (reference-counted).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/sim.h"
 
 #define SIM_MAX_WORKERS 1000000
+#define SIM_LINE_MAX    4096
+/* Bounds on a worker's figures: speeds in units of work per second,
+ * latencies and profile times in seconds, bandwidths in bytes/s. */
+#define SIM_SPEED_MIN  1e-9
+#define SIM_SPEED_MAX  1e15
+#define SIM_LAT_MAX    1e6
+#define SIM_BW_MIN     1e-3
+#define SIM_BW_MAX     1e18
+#define SIM_BPI_MAX    1e12
+#define SIM_PROF_T_MAX 1e9
+#define SIM_FACTOR_MIN 1e-6
+#define SIM_FACTOR_MAX 1e6
 
-/* Parse a finite number, also written as a fraction "a/b"; 0 or -1. */
+/* Whether [s, end) is written as a plain decimal number. */
+static int decimal_text(const char *s, const char *end)
+{
+    for (; s < end; s++)
+        if (!strchr("0123456789.eE+-", *s))
+            return 0;
+    return 1;
+}
+
+/* Parse a finite decimal number, also written as a fraction "a/b"; 0 or -1. */
 static int parse_num(const char *s, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s)
+    if (errno || end == s || !decimal_text(s, end))
         return -1;
     if (*end == '/') {
         const char *d = end + 1;
         double q = strtod(d, &end);
-        if (errno || end == d || q == 0)
+        if (errno || end == d || !decimal_text(d, end) || q == 0)
             return -1;
         v /= q;
     }
@@ -29,6 +58,32 @@ static int parse_num(const char *s, double *out)
         return -1;
     *out = v;
     return 0;
+}
+
+/* A speed profile with the count of workers that share it. */
+struct prof_block {
+    long refs;
+    struct lf__sim_seg seg[];
+};
+
+static struct prof_block *block_of(struct lf__sim_seg *seg)
+{
+    return (struct prof_block *)(void *)((char *)seg - offsetof(struct prof_block, seg));
+}
+
+/* Let one more worker use profile seg. */
+static struct lf__sim_seg *prof_share(struct lf__sim_seg *seg)
+{
+    if (seg)
+        block_of(seg)->refs++;
+    return seg;
+}
+
+/* A worker stops using profile seg; the last one frees it. */
+static void prof_release(struct lf__sim_seg *seg)
+{
+    if (seg && --block_of(seg)->refs == 0)
+        free(block_of(seg));
 }
 
 /* Append one worker to pf; returns its slot or NULL (out of memory / too many). */
@@ -54,50 +109,63 @@ int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
     int n = 1;
     for (const char *p = text; *p; p++)
         n += *p == ',';
-    struct lf__sim_seg *s = calloc((size_t)n + 1, sizeof *s);
-    char *buf = strdup(text), *save = NULL;
-    if (!s || !buf) {
-        free(s);
-        free(buf);
+    struct prof_block *blk = malloc(sizeof *blk + ((size_t)n + 1) * sizeof blk->seg[0]);
+    if (!blk) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    blk->refs = 1;
+    struct lf__sim_seg *s = blk->seg;
     int k = 0;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':');
+    for (const char *p = text;; p++) {
+        /* One field t:f, up to the next ',' or the end; none may be empty. */
+        size_t len = strcspn(p, ",");
+        char field[128];
         double t, f;
+        if (len == 0 || len >= sizeof field)
+            goto bad;
+        memcpy(field, p, len);
+        field[len] = '\0';
+        char *colon = strchr(field, ':');
         if (!colon)
             goto bad;
         *colon = '\0';
-        if (parse_num(tok, &t) || parse_num(colon + 1, &f) || t < 0 || f < 0)
+        if (parse_num(field, &t) || parse_num(colon + 1, &f) || !(t >= 0 && t <= SIM_PROF_T_MAX) ||
+            !(f == 0 || (f >= SIM_FACTOR_MIN && f <= SIM_FACTOR_MAX)))
             goto bad;
         if (k == 0 && t > 0)
             s[k++] = (struct lf__sim_seg){0.0, 1.0}; /* nominal speed until t0 */
         if (k > 0 && t <= s[k - 1].t)
             goto bad;
         s[k++] = (struct lf__sim_seg){t, f};
+        p += len;
+        if (!*p)
+            break;
     }
     if (k == 0 || s[k - 1].f <= 0)
         goto bad;
-    free(buf);
-    free(w->prof);
+    prof_release(w->prof);
     w->prof = s;
     w->nseg = k;
     return 0;
 bad:
     snprintf(err, errlen,
-             "profile=%s: expected t0:f0,t1:f1,... with times in seconds strictly increasing, "
-             "factors >= 0 and the last factor > 0",
+             "profile=%s: expected t0:f0,t1:f1,... with times in seconds from 0 to 1e9, strictly "
+             "increasing, factors 0 or from 1e-6 to 1e6, and the last factor > 0",
              text);
-    free(buf);
-    free(s);
+    free(blk);
     return -EINVAL;
 }
 
+/* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
+static const char *const worker_keys[] = {"profile",   "speed", "latency", "stage_lat",
+                                          "bandwidth", "count", "domain"};
+
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
- * *has_domain is set by domain= (checked against ndom domains). */
+ * *has_domain is set by domain= (checked against ndom domains); *seen
+ * collects the keys given, each of which may appear once. */
 static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has_domain, int ndom,
-                      char *err, size_t errlen)
+                      unsigned *seen, char *err, size_t errlen)
 {
     char *eq = strchr(tok, '=');
     double v;
@@ -107,19 +175,28 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
     }
     *eq = '\0';
     const char *key = tok, *val = eq + 1;
+    for (unsigned k = 0; k < sizeof worker_keys / sizeof *worker_keys; k++) {
+        if (strcmp(key, worker_keys[k]) != 0)
+            continue;
+        if (*seen & (1u << k)) {
+            snprintf(err, errlen, "%s= given twice on one line", key);
+            return -EINVAL;
+        }
+        *seen |= 1u << k;
+    }
     if (strcmp(key, "profile") == 0)
         return lf__sim_profile_parse(w, val, err, errlen);
     if (parse_num(val, &v)) {
-        snprintf(err, errlen, "%s=%s: not a number", key, val);
+        snprintf(err, errlen, "%s=%s: not a decimal number", key, val);
         return -EINVAL;
     }
-    if (strcmp(key, "speed") == 0 && v > 0)
+    if (strcmp(key, "speed") == 0 && v >= SIM_SPEED_MIN && v <= SIM_SPEED_MAX)
         w->speed = v;
-    else if (strcmp(key, "latency") == 0 && v >= 0)
+    else if (strcmp(key, "latency") == 0 && v >= 0 && v <= SIM_LAT_MAX)
         w->latency = v;
-    else if (strcmp(key, "stage_lat") == 0 && v >= 0)
+    else if (strcmp(key, "stage_lat") == 0 && v >= 0 && v <= SIM_LAT_MAX)
         w->stage_lat = v;
-    else if (strcmp(key, "bandwidth") == 0 && v >= 0)
+    else if (strcmp(key, "bandwidth") == 0 && (v == 0 || (v >= SIM_BW_MIN && v <= SIM_BW_MAX)))
         w->bandwidth = v;
     else if (strcmp(key, "count") == 0 && v >= 1 && v <= SIM_MAX_WORKERS && v == floor(v))
         *count = (long)v;
@@ -137,9 +214,10 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         *has_domain = 1;
     } else {
         snprintf(err, errlen,
-                 "%s=%s: accepted keys: speed>0, latency>=0, stage_lat>=0, bandwidth>=0 "
-                 "(0 = unlimited), count>=1, profile=t0:f0,..., domain=0..N-1",
-                 key, val);
+                 "%s=%s: accepted keys: speed=1e-9..1e15, latency=0..1e6, stage_lat=0..1e6 "
+                 "(seconds), bandwidth=0 (unlimited) or 1e-3..1e18, count=1..%d, "
+                 "profile=t0:f0,..., domain=0..N-1",
+                 key, val, SIM_MAX_WORKERS);
         return -EINVAL;
     }
     return 0;
@@ -148,8 +226,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
 /* Handle a global directive ("staging oneport", "bytes_per_iter=8",
  * "domains 4"); 1 if the line was one, 0 if not, -EINVAL if malformed.
  * *staging_given records a staging line. */
-static int global_line(struct lf__sim_platform *pf, char *line, int *staging_given, char *err,
-                       size_t errlen)
+static int global_line(struct lf__sim_platform *pf, char *line, int *staging_given, int *bpi_given,
+                       char *err, size_t errlen)
 {
     char key[32], val[64];
     char *sep = line + strcspn(line, " \t=");
@@ -165,6 +243,11 @@ static int global_line(struct lf__sim_platform *pf, char *line, int *staging_giv
         sep++;
     if (sscanf(sep, "%63s", val) != 1 || sep[strcspn(sep, " \t")] != '\0') {
         snprintf(err, errlen, "%s: expected \"%s VALUE\"", key, key);
+        return -EINVAL;
+    }
+    if ((strcmp(key, "staging") == 0 && *staging_given) ||
+        (strcmp(key, "bytes_per_iter") == 0 && *bpi_given)) {
+        snprintf(err, errlen, "%s: give it once", key);
         return -EINVAL;
     }
     if (strcmp(key, "staging") == 0) {
@@ -191,29 +274,63 @@ static int global_line(struct lf__sim_platform *pf, char *line, int *staging_giv
         pf->ndom = (int)v;
     } else {
         double v;
-        if (parse_num(val, &v) || v < 0) {
-            snprintf(err, errlen, "bytes_per_iter %s: expected a number >= 0", val);
+        if (parse_num(val, &v) || !(v >= 0 && v <= SIM_BPI_MAX)) {
+            snprintf(err, errlen, "bytes_per_iter %s: expected a decimal number from 0 to 1e12",
+                     val);
             return -EINVAL;
         }
         pf->bytes_per_iter = v;
+        *bpi_given = 1;
     }
     return 1;
+}
+
+/* Read one line of f into buf (NUL-terminated, newline dropped): 1, 0 at
+ * the end of the file, or -1 with *why set (too long, a NUL byte, a read
+ * error). */
+static int read_line(FILE *f, char *buf, size_t cap, const char **why)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == '\0') {
+            *why = "a NUL byte: not a text file";
+            return -1;
+        }
+        if (n + 1 >= cap) {
+            *why = "line longer than 4095 characters";
+            return -1;
+        }
+        buf[n++] = (char)c;
+    }
+    buf[n] = '\0';
+    if (ferror(f)) {
+        *why = strerror(errno ? errno : EIO);
+        return -1;
+    }
+    return c != EOF || n > 0;
 }
 
 int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name, char *err,
                           size_t errlen)
 {
-    char line[4096], msg[512];
-    int cap = 0, lineno = 0, rc = 0, staging_given = 0, with_domain = 0, without_domain = 0;
+    char line[SIM_LINE_MAX], msg[512];
+    int cap = 0, lineno = 0, rc = 0, staging_given = 0, bpi_given = 0, with_domain = 0,
+        without_domain = 0;
     memset(pf, 0, sizeof *pf);
-    while (fgets(line, sizeof line, f)) {
+    for (;;) {
+        const char *why = NULL;
+        errno = 0;
+        int got = read_line(f, line, sizeof line, &why);
+        if (got == 0)
+            break;
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            snprintf(msg, sizeof msg, "line longer than %zu characters", sizeof line - 2);
+        if (got < 0) {
+            snprintf(msg, sizeof msg, "%s", why);
             rc = -EINVAL;
             break;
         }
-        line[strcspn(line, "#\r\n")] = '\0';
+        line[strcspn(line, "#\r")] = '\0';
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
@@ -221,7 +338,7 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
             *--e = '\0';
         if (!*p)
             continue;
-        if ((rc = global_line(pf, p, &staging_given, msg, sizeof msg)) != 0) {
+        if ((rc = global_line(pf, p, &staging_given, &bpi_given, msg, sizeof msg)) != 0) {
             if (rc < 0)
                 break;
             rc = 0;
@@ -230,17 +347,19 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         struct lf__sim_worker w = {0};
         long count = 1;
         int has_domain = 0;
+        unsigned seen = 0;
         char *save = NULL;
         for (char *tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
             if (tok == p && strcmp(tok, "worker") == 0)
                 continue;
-            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, msg, sizeof msg)) != 0)
+            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, &seen, msg, sizeof msg)) !=
+                0)
                 break;
         }
         with_domain += has_domain;
         without_domain += !has_domain;
         if (!rc && !(w.speed > 0)) {
-            snprintf(msg, sizeof msg, "worker without speed=S (S > 0)");
+            snprintf(msg, sizeof msg, "worker without speed=S (S from 1e-9 to 1e15)");
             rc = -EINVAL;
         }
         for (long c = 0; !rc && c < count; c++) {
@@ -252,18 +371,9 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
                 break;
             }
             *slot = w;
-            if (w.nseg) { /* every worker owns its profile */
-                slot->prof = malloc((size_t)w.nseg * sizeof *slot->prof);
-                if (!slot->prof) {
-                    slot->nseg = 0;
-                    snprintf(msg, sizeof msg, "out of memory");
-                    rc = -ENOMEM;
-                    break;
-                }
-                memcpy(slot->prof, w.prof, (size_t)w.nseg * sizeof *slot->prof);
-            }
+            slot->prof = prof_share(w.prof); /* the line's workers share its profile */
         }
-        free(w.prof);
+        prof_release(w.prof);
         if (rc)
             break;
     }
@@ -303,6 +413,13 @@ int lf__sim_platform_load(struct lf__sim_platform *pf, const char *path, char *e
         memset(pf, 0, sizeof *pf);
         return -e;
     }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "%s: a directory; expected a platform file (doc/lf-sim.md)", path);
+        memset(pf, 0, sizeof *pf);
+        fclose(f);
+        return -EISDIR;
+    }
     int rc = lf__sim_platform_read(pf, f, path, err, errlen);
     fclose(f);
     return rc;
@@ -319,8 +436,10 @@ int lf__sim_platform_speeds(struct lf__sim_platform *pf, const char *list, int n
         return -ENOMEM;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         double v;
-        if (parse_num(tok, &v) || !(v > 0)) {
-            snprintf(err, errlen, "--speeds: \"%s\" is not a positive number (e.g. 1,0.5,1/3)",
+        if (parse_num(tok, &v) || !(v >= SIM_SPEED_MIN && v <= SIM_SPEED_MAX)) {
+            snprintf(err, errlen,
+                     "--speeds: \"%s\" is not a decimal number from 1e-9 to 1e15 (e.g. "
+                     "1,0.5,1/3)",
                      tok);
             rc = -EINVAL;
             goto out;
@@ -381,7 +500,7 @@ int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, s
 void lf__sim_platform_free(struct lf__sim_platform *pf)
 {
     for (int i = 0; i < pf->nworkers; i++)
-        free(pf->w[i].prof);
+        prof_release(pf->w[i].prof);
     free(pf->w);
     pf->w = NULL;
     pf->nworkers = 0;

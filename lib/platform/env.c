@@ -1,0 +1,152 @@
+/* lib/platform/env.c - the one reader of the LF_* environment (see env.h).
+ *
+ * Each variable is read on first request, under a mutex (nobody reads the
+ * environment on a hot path), and copied, so a later setenv cannot pull
+ * the string from under a caller.
+ *
+ * The preload shim compiles its own copy with LF_ENV_QUIET: that copy
+ * checks but does not report, since libloopfarm's copy reports the same
+ * value as soon as the shim hands it a loop (one message, not two).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/env.h"
+
+enum check { CHECK_OWNER, CHECK_INT, CHECK_WORDS };
+
+struct var {
+    const char *name;
+    enum check check;
+    const char *words; /* CHECK_WORDS: the accepted values, '|'-separated */
+    const char *dflt;
+    const char *forms;
+    /* Filled on first read. */
+    int read;
+    char *raw;            /* copy of the environment's value, NULL when unset */
+    const char *use;      /* raw, or NULL when empty or rejected by the check */
+    const char *fallback; /* why raw is not used, or NULL */
+};
+
+static struct var vars[LF__ENV_COUNT] = {
+    [LF__ENV_SCHEDULE] = {"LF_SCHEDULE", CHECK_OWNER, NULL, "dynamic",
+                          "NAME[,PARAM=VALUE...], e.g. dynamic,8 or multi,k=2 (README.md)"},
+    [LF__ENV_REPLACE] = {"LF_REPLACE", CHECK_OWNER, NULL, "unset: LF_SCHEDULE decides",
+                         "kind:spec entries separated by ',' or ';' (doc/gomp-shim.md)"},
+    [LF__ENV_VERBOSE] = {"LF_VERBOSE", CHECK_INT, NULL, "0",
+                         "a whole number: 0 quiet, >= 1 "
+                         "report each loop"},
+    [LF__ENV_TRACE] = {"LF_TRACE", CHECK_OWNER, NULL, "no trace",
+                       "FILE (%p in it becomes the process id)"},
+    [LF__ENV_BIND] = {"LF_BIND", CHECK_OWNER, NULL, "none", "close, spread or none"},
+    [LF__ENV_CLOCK] = {"LF_CLOCK", CHECK_WORDS, "tsc|monotonic", "tsc when invariant",
+                       "tsc or monotonic"},
+    [LF__ENV_FAKE_NUMA] = {"LF_FAKE_NUMA", CHECK_OWNER, NULL, "off: the machine's NUMA nodes",
+                           "N[,lat=NS][,gbps=G] (doc/numa.md)"},
+};
+
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether s is one of the '|'-separated words. */
+static int is_word(const char *s, const char *words)
+{
+    size_t n = strlen(s);
+    for (const char *w = words; *w;) {
+        const char *bar = strchr(w, '|');
+        size_t k = bar ? (size_t)(bar - w) : strlen(w);
+        if (k == n && strncmp(w, s, n) == 0)
+            return 1;
+        w += k + (bar != NULL);
+    }
+    return 0;
+}
+
+/* Whether s is a whole decimal number that fits an int. */
+static int is_int(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return end != s && *end == '\0' && errno != ERANGE && v >= INT_MIN && v <= INT_MAX;
+}
+
+/* Read variable v (env_lock held): copy, check, report a malformed value. */
+static void read_var(struct var *v)
+{
+    const char *s = getenv(v->name);
+    v->read = 1;
+    v->raw = s ? strdup(s) : NULL;
+    v->use = v->raw && v->raw[0] ? v->raw : NULL;
+    v->fallback = NULL;
+    if (!v->use)
+        return;
+    int ok = v->check == CHECK_INT     ? is_int(v->use)
+             : v->check == CHECK_WORDS ? is_word(v->use, v->words)
+                                       : 1;
+    if (ok)
+        return;
+#ifndef LF_ENV_QUIET
+    fprintf(stderr, "loopfarm: %s=\"%s\": expected %s; using the default (%s)\n", v->name, v->use,
+            v->forms, v->dflt);
+#endif
+    v->fallback = v->dflt;
+    v->use = NULL;
+}
+
+const char *lf__env(enum lf__env_id id)
+{
+    if ((unsigned)id >= LF__ENV_COUNT)
+        return NULL;
+    pthread_mutex_lock(&env_lock);
+    struct var *v = &vars[id];
+    if (!v->read)
+        read_var(v);
+    const char *use = v->use;
+    pthread_mutex_unlock(&env_lock);
+    return use;
+}
+
+int lf__env_verbose(void)
+{
+    const char *s = lf__env(LF__ENV_VERBOSE);
+    return s ? atoi(s) : 0;
+}
+
+void lf__env_rejected(enum lf__env_id id, const char *fallback)
+{
+    if ((unsigned)id >= LF__ENV_COUNT)
+        return;
+    pthread_mutex_lock(&env_lock);
+    vars[id].fallback = fallback;
+    pthread_mutex_unlock(&env_lock);
+}
+
+int lf__env_info(int id, struct lf__env_info *out)
+{
+    if (id < 0 || id >= LF__ENV_COUNT)
+        return -1;
+    (void)lf__env((enum lf__env_id)id);
+    pthread_mutex_lock(&env_lock);
+    const struct var *v = &vars[id];
+    *out = (struct lf__env_info){v->name, v->raw, v->dflt, v->forms, v->fallback};
+    pthread_mutex_unlock(&env_lock);
+    return 0;
+}
+
+void lf__env_reset_for_tests(enum lf__env_id id)
+{
+    if ((unsigned)id >= LF__ENV_COUNT)
+        return;
+    struct var *v = &vars[id];
+    free(v->raw);
+    v->raw = NULL;
+    v->use = NULL;
+    v->fallback = NULL;
+    v->read = 0;
+}

@@ -117,6 +117,17 @@ void lf_loop_destroy(lf_loop *l)
 {
     if (!l)
         return;
+    /* A loop instance still alive (a member inside, or yet to come) would
+     * use the memory after it is freed: refuse, and say so (cheap: one load
+     * per slot). */
+    for (int r = 0; r < LF__RING; r++)
+        if ((lf__load_acquire(&l->ring[r].state) & 3) != LF__SLOT_FREE) {
+            fprintf(stderr,
+                    "loopfarm: lf_loop_destroy(\"%s\"): a loop of this handle is still running "
+                    "(members inside or yet to enter); the handle is not destroyed\n",
+                    l->name);
+            return;
+        }
     for (int r = 0; r < LF__RING; r++) {
         if (l->ring[r].trace) {
             for (int t = 0; t < l->P; t++)
@@ -269,6 +280,12 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr,
     th->chunk_home = -1;
     if (s->homed || s->data.ninputs > 0)
         lf__loc_join(l, s, tid);
+    if (s->n != lf_trip_count(lo, hi, incr, NULL) || (s->n && (s->lo != lo || s->incr != incr))) {
+        /* Not this instance's bounds: the member leaves at once, so that the
+         * others run the instance and the slot is recycled. */
+        lf_loop_end(l, tid);
+        return -ERANGE;
+    }
     return 0;
 }
 

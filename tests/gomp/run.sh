@@ -7,7 +7,8 @@
 top=$(pwd)
 shim="$top/.libs/libloopfarm-gomp.so"
 progs="${*:-g_dynamic g_guided g_runtime g_monotonic g_combined g_nowait g_reduction g_ordered
-       g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel}"
+       g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel
+       g_siblings}"
 threads="${GOMP_THREADS:-1 2 3 8}"
 
 if [ ! -f "$shim" ] || [ ! -x "$top/tests/gomp/g_dynamic" ]; then

@@ -36,7 +36,8 @@ typedef struct lf_schedule lf_schedule;
 
 /* Parse spec ("multi", "dynamic,8", "dealdyn,calib=lr", ...) into *out.
  * Returns 0; or -EINVAL and, when err is not NULL, a message naming what was
- * expected (at most errlen bytes, NUL-terminated); or -ENOMEM. */
+ * expected (at most errlen bytes, NUL-terminated); or -ENOMEM.  A spec is at
+ * most 127 characters long (a longer one is -EINVAL, never cut). */
 LF_API int lf_schedule_parse(const char *spec, lf_schedule **out, char *err, size_t errlen);
 /* The schedule's kind ("multi"), and the spec it was parsed from. */
 LF_API const char *lf_schedule_name(const lf_schedule *s);

@@ -16,6 +16,11 @@ check_PROGRAMS += tests/test_macro
 TESTS += tests/test_macro tests/test_bad_schedule.sh
 tests_test_macro_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_test_macro_LDADD = libloopfarm.la $(CUNIT_LIBS) $(OPENMP_CFLAGS)
+# Misuse is reported once and never corrupts a loop (issue 13).
+check_PROGRAMS += tests/test_misuse
+TESTS += tests/test_misuse
+tests_test_misuse_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_test_misuse_LDADD = libloopfarm.la $(CUNIT_LIBS) $(OPENMP_CFLAGS)
 endif
 
 if HAVE_CLANG_OMP

@@ -54,6 +54,17 @@ static int count_of(const char *text, const char *needle)
     return k;
 }
 
+/* Member t takes chunks until none is left and leaves; the iterations it got. */
+static unsigned long drain(lf_loop *l, int t)
+{
+    long first;
+    unsigned long count, got = 0;
+    while (lf_loop_next(l, t, &first, &count))
+        got += count;
+    lf_loop_end(l, t);
+    return got;
+}
+
 /* ---- item 1: a member whose bounds differ from its team's ---- */
 
 static void test_member_with_other_bounds_gets_no_chunk(void)
@@ -75,13 +86,8 @@ static void test_member_with_other_bounds_gets_no_chunk(void)
     /* The next loop runs normally with both members. */
     CU_ASSERT_EQUAL(lf_loop_begin(l, 1, 5, 25, 2), 0);
     CU_ASSERT_EQUAL(lf_loop_begin(l, 0, 5, 25, 2), 0);
-    got = 0;
-    for (int t = 0; t < 2; t++) {
-        while (lf_loop_next(l, t, &first, &count))
-            got += count;
-        lf_loop_end(l, t);
-    }
-    CU_ASSERT_EQUAL(got, 10);
+    got = drain(l, 0);
+    CU_ASSERT_EQUAL(got + drain(l, 1), 10);
     lf_loop_destroy(l);
 }
 
@@ -221,8 +227,6 @@ static void test_spec_per_loop_memory_is_bounded(void)
 static void test_destroy_while_running_is_refused(void)
 {
     lf_loop *l;
-    long first;
-    unsigned long count, got = 0;
     CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 2, NULL, "busy"), 0);
     CU_ASSERT_EQUAL(lf_loop_begin(l, 0, 0, 64, 1), 0);
     capture_begin();
@@ -230,12 +234,8 @@ static void test_destroy_while_running_is_refused(void)
     const char *err = capture_end();
     CU_ASSERT(strstr(err, "still running") != NULL);
     CU_ASSERT_EQUAL(lf_loop_begin(l, 1, 0, 64, 1), 0);
-    for (int t = 0; t < 2; t++) {
-        while (lf_loop_next(l, t, &first, &count))
-            got += count;
-        lf_loop_end(l, t);
-    }
-    CU_ASSERT_EQUAL(got, 64);
+    unsigned long got = drain(l, 0);
+    CU_ASSERT_EQUAL(got + drain(l, 1), 64);
     capture_begin();
     lf_loop_destroy(l); /* idle now: freed, silently */
     CU_ASSERT_STRING_EQUAL(capture_end(), "");
@@ -250,12 +250,8 @@ static void test_others_finish_loops_a_member_skips(void)
     unsigned long count;
     CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, 2, NULL, "skipper"), 0);
     for (int k = 0; k < 7; k++) { /* fewer than the 8 loop states a handle keeps */
-        unsigned long got = 0;
         CU_ASSERT_EQUAL(lf_loop_begin(l, 0, 0, 1000, 1), 0);
-        while (lf_loop_next(l, 0, &first, &count))
-            got += count;
-        lf_loop_end(l, 0);
-        CU_ASSERT_EQUAL(got, 1000);
+        CU_ASSERT_EQUAL(drain(l, 0), 1000);
     }
     /* Member 1 catches up on every loop it skipped; then the handle is idle. */
     for (int k = 0; k < 7; k++) {

@@ -60,5 +60,26 @@ while IFS='|' read -r name pre sched repl multiples; do
 done <<EOF_CONFIGS
 $configs
 EOF_CONFIGS
+
+# LF_TRACE names each taken loop by call site and team: every (site, instance) of a trace of
+# sibling teams of 1-4 threads must tile [0, n) with its chunks, none overlapping.
+trace=$(mktemp)
+runs=$((runs + 1))
+if ! env OMP_NUM_THREADS=3 LD_PRELOAD="$preload" LF_SCHEDULE=af LF_TRACE="$trace" \
+    timeout 60 "$top/tests/gomp/g_siblings" >/dev/null 2>&1; then
+    fails=$((fails + 1))
+    echo "FAIL [LF_TRACE] g_siblings did not run"
+elif ! sort -t, -k1,1 -k2,2n -k4,4n "$trace" | awk -F, '
+    $1 == "site" { next }
+    { key = $1 "," $2; if (key != prev) { prev = key; at = 0 }
+      if ($4 != at) { print "chunks of " key " overlap or leave a gap at " at ": [" $4 "," $5 ")"; bad = 1; exit 1 }
+      at = $5; n++ }
+    END { if (!n) { print "empty trace"; exit 1 } exit bad }'; then
+    fails=$((fails + 1))
+    echo "FAIL [LF_TRACE] g_siblings: a traced loop name stands for several loops"
+else
+    echo "PASS [LF_TRACE]: every traced loop of sibling teams has a name and instance of its own"
+fi
+rm -f "$trace"
 echo "run.sh: $runs runs, $fails failed"
 [ $fails -eq 0 ]

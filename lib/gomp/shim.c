@@ -47,21 +47,23 @@
  * the loop's last chunk ends at the program's own end, as libgomp's do.  Trip counts are
  * computed in unsigned arithmetic, so bounds near LONG_MAX or ULLONG_MAX do not overflow.
  *
- * Teams.  A team's loops go through the loop handle lf_omp_team_loop finds for (site, spec,
- * team size, ancestor thread numbers); the shim has one static site per schedule entry
- * (dynamic, guided, runtime-dynamic, runtime-guided, runtime-auto).  Members enter loops
- * without a barrier and may run ahead through nowait loops, as lib/dispatch allows.
- * Limitation shared with LF_FOR: teams started at the same time by different threads that
- * are not in an OpenMP team themselves (two pthreads each opening a parallel region) are
- * indistinguishable; do not set LF_SCHEDULE/LF_REPLACE for such programs.
+ * Teams.  A taken loop is also a libgomp work share of its own: each member opens it with
+ * libgomp's GOMP_loop_start (static, no iterations), whose `mem` block is zeroed memory that
+ * this team's members alone share while the loop runs.  There they meet (lf_omp_meet): the
+ * first leases a loop handle of the loop's call site (the return address of the entry point)
+ * and team size, the others take the same, and the last member out gives it back.  So teams
+ * that different threads start at the same time never share a handle, members enter loops
+ * without a barrier and may run ahead through nowait loops, and a member whose bounds differ
+ * from those the first member wrote in the block takes no chunk (reported).  A libgomp without
+ * GOMP_loop_start (older than GCC 9) keeps every loop.
  *
  * Per-thread state.  _next and _end are shared by the loops the shim takes and those it does
  * not, so each thread keeps, per nesting level (omp_get_level()), the loop it is in if that
  * loop is the shim's; a count of such levels lets _next skip the lookup when it is zero.
  *
- * Ends.  GOMP_loop_end is lf_loop_end then GOMP_barrier (the loop's closing barrier; the shim
- * made no libgomp work share to release); GOMP_loop_end_nowait is lf_loop_end alone;
- * GOMP_loop_end_cancel returns GOMP_barrier_cancel's answer.
+ * Ends.  GOMP_loop_end, GOMP_loop_end_nowait and GOMP_loop_end_cancel leave the loopfarm loop
+ * and then call libgomp's own, which closes the loop's work share (with the closing barrier,
+ * without, or with the barrier's cancellation answer).
  *
  * Combined forms.  GOMP_parallel_loop_{dynamic,guided,runtime,...}: when taken, the shim calls
  * GOMP_parallel with a wrapper that enters the loopfarm loop on each member and then runs the
@@ -93,7 +95,7 @@
 
 #define SHIM_API __attribute__((visibility("default")))
 
-/* Deepest omp_get_level() at which the shim takes loops (lf_omp_team_loop keeps 16 ancestors). */
+/* Deepest omp_get_level() at which the shim takes loops (a thread keeps state per level). */
 #define SHIM_LEVELS 16
 
 /* libgomp's schedule codes (libgomp.h, enum gomp_schedule_type, GCC 9-14). */

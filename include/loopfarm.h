@@ -100,6 +100,14 @@ LF_API int lf_loop_next(lf_loop *loop, int tid, long *first, unsigned long *coun
  * does not wait for the others. */
 LF_API void lf_loop_end(lf_loop *loop, int tid);
 
+/* Keep every chunk of the handle's later loops within OpenMP's bound for
+ * schedule(guided): at most ceil(r / nthreads) of the r iterations not yet
+ * handed out, whatever the schedule (static then claims guided-like chunks
+ * from the shared counter; loops with a data description are not capped).
+ * on = 0 lifts it.  0, or -EINVAL for a NULL handle.  Not while a member is
+ * inside a loop of the handle. */
+LF_API int lf_loop_set_guided_cap(lf_loop *loop, int on);
+
 /* Number of iterations of a canonical loop (0 for an empty one); -EINVAL
  * through *ok == 0 when incr == 0. */
 LF_API unsigned long lf_trip_count(long lo, long hi, long incr, int *ok);
@@ -218,7 +226,11 @@ struct lf_site {
     const char *file;
     int line;
     void *priv; /* read and published by the library with atomic builtins only */
+    int flags;  /* LF_SITE_*: how the site's handles are made */
 };
+/* The site's handles keep their chunks within OpenMP's guided bound
+ * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */
+#define LF_SITE_GUIDED_CAP 1
 /* A loop handle leased by one execution of a site's loop (opaque). */
 typedef struct lf_omp_lease lf_omp_lease;
 /* Lease an idle handle of the site for a team of nthreads running schedule

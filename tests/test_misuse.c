@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +265,77 @@ static void test_others_finish_loops_a_member_skips(void)
     CU_ASSERT_STRING_EQUAL(capture_end(), "");
 }
 
+/* ---- item 4: OpenMP's guided bound, whatever the schedule ---- */
+
+struct capped_run {
+    lf_loop *l;
+    int tid;
+    atomic_long *nchunks;
+    long (*chunks)[2];
+};
+
+static void *capped_member(void *p)
+{
+    struct capped_run *m = p;
+    long first;
+    unsigned long count;
+    if (lf_loop_begin(m->l, m->tid, 0, 20000, 1) != 0)
+        return NULL;
+    while (lf_loop_next(m->l, m->tid, &first, &count)) {
+        long k = atomic_fetch_add(m->nchunks, 1);
+        m->chunks[k][0] = first;
+        m->chunks[k][1] = (long)count;
+        for (volatile unsigned long spin = 0; spin < count * 20; spin++)
+            ;
+    }
+    lf_loop_end(m->l, m->tid);
+    return NULL;
+}
+
+static void test_guided_cap_keeps_every_schedule_in_bound(void)
+{
+    static const char *const specs[] = {"multi", "af", "static", "tss", "umr", "as4dr", "awf-c",
+                                        "dynamic,5000", NULL};
+    enum { P = 8, N = 20000 };
+    static long chunks[N][2];
+    for (const char *const *sp = specs; *sp; sp++) {
+        lf_schedule *s;
+        lf_loop *l;
+        char err[256];
+        CU_ASSERT_EQUAL_FATAL(lf_schedule_parse(*sp, &s, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(lf_loop_create(&l, P, s, *sp), 0);
+        lf_schedule_free(s);
+        CU_ASSERT_EQUAL(lf_loop_set_guided_cap(l, 1), 0);
+        for (int rep = 0; rep < 2; rep++) { /* the second starts from memory */
+            atomic_long nchunks = 0;
+            struct capped_run m[P];
+            pthread_t th[P];
+            for (int t = 0; t < P; t++) {
+                m[t] = (struct capped_run){l, t, &nchunks, chunks};
+                CU_ASSERT_EQUAL_FATAL(pthread_create(&th[t], NULL, capped_member, &m[t]), 0);
+            }
+            for (int t = 0; t < P; t++)
+                pthread_join(th[t], NULL);
+            long total = 0, over = 0;
+            for (long k = 0; k < atomic_load(&nchunks); k++) {
+                long first = chunks[k][0], count = chunks[k][1];
+                /* Claims come from one counter that only grows: when this
+                 * chunk was claimed, N - first iterations were unassigned. */
+                if (count > (N - first + P - 1) / P) {
+                    if (!over)
+                        fprintf(stderr, "%s: chunk [%ld, +%ld) above the guided bound %ld\n", *sp,
+                                first, count, (N - first + P - 1) / P);
+                    over++;
+                }
+                total += count;
+            }
+            CU_ASSERT_EQUAL(total, N);
+            CU_ASSERT_EQUAL(over, 0);
+        }
+        lf_loop_destroy(l);
+    }
+}
+
 int main(void)
 {
     static const struct lfcu_test tests[] = {
@@ -275,6 +347,7 @@ int main(void)
         {"spec_per_loop_memory_is_bounded", test_spec_per_loop_memory_is_bounded},
         {"destroy_while_running_is_refused", test_destroy_while_running_is_refused},
         {"others_finish_loops_a_member_skips", test_others_finish_loops_a_member_skips},
+        {"guided_cap_keeps_every_schedule_in_bound", test_guided_cap_keeps_every_schedule_in_bound},
         {0}};
     return lfcu_run("misuse", tests);
 }

@@ -61,6 +61,7 @@ struct lf__slot {
     int untimed;       /* a schedule whose policy reads no times, and no trace: no
                           clock per chunk, counts kept by the member, booked at exit */
     int solo;          /* team of one: the counter has no other writer */
+    int capped;        /* claims within OpenMP's guided bound (lf_loop_set_guided_cap) */
     uint64_t t_begin;  /* ticks at the first entry */
     uint64_t instance;
     struct lf__view view;
@@ -127,6 +128,7 @@ struct lf_schedule {
 struct lf_loop {
     int P;
     int tracing;
+    int guided_cap; /* lf_loop_set_guided_cap */
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];

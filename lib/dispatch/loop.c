@@ -206,6 +206,9 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     s->untimed = !s->trace && !pol->feedback && !located &&
                  !(pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
     s->solo = P == 1;
+    s->capped = l->guided_cap && !located;
+    if (s->capped)
+        s->fa_chunk = 0; /* every claim is sized against what is left */
     if (pol->start)
         pol->start(s->pstate, &s->view);
     if (pol->flags & LF__P_CALIB) {
@@ -366,12 +369,23 @@ static void complete_chunk(struct lf_loop *l, struct lf__slot *s, struct lf__thr
     th->t_prev_end = now;
 }
 
+/* Chunk size c within OpenMP's guided bound when the slot is capped: at most
+ * ceil(r / P) of the r unclaimed iterations (lf_loop_set_guided_cap). */
+static inline uint64_t guided_cap(const struct lf__slot *s, uint64_t c, uint64_t r)
+{
+    if (s->capped) {
+        uint64_t bound = lf__div_ceil(r, (uint64_t)s->view.nworkers);
+        return c < bound ? c : bound;
+    }
+    return c;
+}
+
 /* Claim up to want iterations with a CAS loop; return the size obtained. */
 static uint64_t claim_fixed_cas(struct lf__slot *s, uint64_t want, uint64_t *lo)
 {
     uint64_t cur = lf__load_relaxed(&s->next);
     while (cur < s->n) {
-        uint64_t r = s->n - cur, c = want < r ? want : r;
+        uint64_t r = s->n - cur, c = guided_cap(s, want < r ? want : r, r);
         /* Relaxed: the range is the only thing the counter hands out. */
         if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
             *lo = cur;
@@ -405,13 +419,13 @@ static uint64_t claim_policy(struct lf_loop *l, struct lf__slot *s, int tid, uin
     uint64_t cur = lf__load_relaxed(&s->next);
     while (cur < s->n) {
         uint64_t r = s->n - cur;
-        uint64_t c = pol->chunk(s->pstate, &s->view, tid, r);
+        /* A capped static schedule claims what is left, down to the cap. */
+        uint64_t c = pol->flags & LF__P_STATIC ? r : pol->chunk(s->pstate, &s->view, tid, r);
         if (c == 0 && (pol->flags & LF__P_MAYSTOP) && lf__try_stop(l, s, tid))
             return 0;
         if (c == 0)
             c = 1;
-        if (c > r)
-            c = r;
+        c = guided_cap(s, c > r ? r : c, r);
         if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
             *lo = cur;
             return c;
@@ -455,7 +469,7 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
         /* Nobody reads this schedule's times: claim, count, no clock (the
          * fixed-size case never gets here, see lf_loop_next). */
         uint64_t lo = 0, c;
-        if (l->sched.pol->flags & LF__P_STATIC)
+        if ((l->sched.pol->flags & LF__P_STATIC) && !s->capped)
             c = l->sched.pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
         else
             c = claim_policy(l, s, tid, &lo);
@@ -488,7 +502,7 @@ static __attribute__((noinline)) int next_slow(lf_loop *l, int tid, long *first,
     if (s->fa_chunk) {
         /* Fixed size: one fetch-and-add (overflow excluded at init). */
         c = claim_fa(s, &lo);
-    } else if (pol->flags & LF__P_STATIC) {
+    } else if ((pol->flags & LF__P_STATIC) && !s->capped) {
         c = pol->partition(s->pstate, &s->view, tid, th->k++, &lo);
     } else if (lf__load_acquire(&s->phase) == LF__PHASE_CALIB) {
         /* Calibration: sized by the executor, never by the policy.  A member
@@ -658,6 +672,14 @@ void lf_loop_end(lf_loop *l, int tid)
     /* Release: the slot's clean state is visible to the member that
      * initialises instance g + LF__RING. */
     lf__store_release(&s->state, ((g + LF__RING) << 2) | LF__SLOT_FREE);
+}
+
+int lf_loop_set_guided_cap(lf_loop *l, int on)
+{
+    if (!l)
+        return -EINVAL;
+    l->guided_cap = on != 0;
+    return 0;
 }
 
 int lf_loop_last_stats(const lf_loop *l, struct lf_loop_stats *out)

@@ -28,7 +28,12 @@
  * LF_REPLACE's grammar: entries "kind:spec" separated by ',' or ';', where kind is dynamic,
  * guided, runtime or auto and spec a loopfarm schedule ("multi", "dynamic,4", "af,k=2": the
  * tokens that follow an entry up to the next "kind:" belong to its spec), plus "chunk:honour"
- * (default) or "chunk:ignore".
+ * (default) or "chunk:ignore", and "cap:guided" (default) or "cap:ignore".
+ *
+ * Guided loops.  OpenMP bounds a guided chunk by the unassigned iterations divided by the
+ * team size; the handles of schedule(guided) loops (and runtime loops whose kind is guided)
+ * are made with lf_loop_set_guided_cap, so every claim, whatever the schedule, stays within
+ * ceil(unassigned units / threads).  cap:ignore lifts it.
  *
  * Chunk sizes.  An explicit chunk c is honoured by scheduling the loop in units of c
  * iterations: loopfarm sees ceil(n/c) units and every chunk it hands out is expanded back, so
@@ -194,6 +199,7 @@ enum src { S_DYNAMIC, S_GUIDED, S_RUNTIME };
 static struct {
     int enabled;
     int honour_chunk;
+    int guided_cap; /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
     const char *spec[E_COUNT]; /* NULL: libgomp's */
 } cfg;
@@ -232,15 +238,16 @@ static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
 
-static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk"};
-enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_COUNT };
+static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk", "cap"};
+enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_CAP, K_COUNT };
 
 static void bad_replace(const char *text, const char *why)
 {
     fprintf(stderr,
             "loopfarm-gomp: LF_REPLACE: %s in \"%s\"; accepted: entries kind:spec separated by "
             "',' or ';' with kind dynamic, guided, runtime or auto, spec a loopfarm schedule "
-            "or \"gomp\" (leave to libgomp), and chunk:honour or chunk:ignore\n",
+            "or \"gomp\" (leave to libgomp), chunk:honour or chunk:ignore, and cap:guided or "
+            "cap:ignore\n",
             why, text);
 }
 
@@ -275,13 +282,17 @@ static void parse_replace(const char *text, char **map)
             cur = -1;
             continue;
         }
-        if (k == K_CHUNK) {
+        if (k == K_CHUNK || k == K_CAP) {
+            /* Switches: chunk:honour|ignore, cap:guided|ignore. */
+            int *flag = k == K_CHUNK ? &cfg.honour_chunk : &cfg.guided_cap;
+            const char *on = k == K_CHUNK ? "honour" : "guided";
             if (strcmp(rest, "ignore") == 0)
-                cfg.honour_chunk = 0;
-            else if (strcmp(rest, "honour") == 0 || strcmp(rest, "honor") == 0)
-                cfg.honour_chunk = 1;
+                *flag = 0;
+            else if (strcmp(rest, on) == 0 || (k == K_CHUNK && strcmp(rest, "honor") == 0))
+                *flag = 1;
             else
-                bad_replace(text, "chunk: takes honour or ignore");
+                bad_replace(text, k == K_CHUNK ? "chunk: takes honour or ignore"
+                                               : "cap: takes guided or ignore");
             cur = -1;
             continue;
         }
@@ -326,6 +337,7 @@ static void shim_setup(void)
     const char *verb = getenv("LF_VERBOSE");
     cfg.verbose = verb && *verb ? atoi(verb) : 0;
     cfg.honour_chunk = 1;
+    cfg.guided_cap = 1;
     if (sched && !*sched)
         sched = NULL;
     if (repl && !*repl)
@@ -344,11 +356,14 @@ static void shim_setup(void)
     cfg.spec[E_RT_DYNAMIC] = rt_set ? rt : spec_of(map[K_DYNAMIC]);
     cfg.spec[E_RT_GUIDED] = rt_set ? rt : spec_of(map[K_GUIDED]);
     cfg.spec[E_RT_AUTO] = rt_set ? rt : spec_of(map[K_AUTO]);
+    if (cfg.guided_cap)
+        sites[E_GUIDED].flags = sites[E_RT_GUIDED].flags = LF_SITE_GUIDED_CAP;
     if (cfg.verbose > 0) {
         fprintf(stderr,
                 "loopfarm-gomp: loopfarm " LF_VERSION_STRING
-                " preloaded; explicit chunk sizes %s\n",
-                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored");
+                " preloaded; explicit chunk sizes %s; schedule(guided) chunks %s\n",
+                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored",
+                cfg.guided_cap ? "within OpenMP's guided bound" : "uncapped");
         for (int e = 0; e < E_COUNT; e++)
             fprintf(stderr, "loopfarm-gomp:   %-44s -> %s%s%s\n", entry_what[e],
                     cfg.spec[e] ? "loopfarm \"" : "libgomp", cfg.spec[e] ? cfg.spec[e] : "",
@@ -496,6 +511,7 @@ static void label_site(struct call_site *c, int e, const void *ra)
     }
     snprintf(c->label, sizeof c->label, "%s@%s+0x%lx", sites[e].file, obj, (unsigned long)off);
     c->site.file = c->label;
+    c->site.flags = sites[e].flags;
 }
 
 /* The site of the loop of entry e called from ra. */

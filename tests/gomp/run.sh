@@ -80,6 +80,26 @@ elif ! sort -t, -k1,1 -k2,2n -k4,4n "$trace" | awk -F, '
 else
     echo "PASS [LF_TRACE]: every traced loop of sibling teams has a name and instance of its own"
 fi
+
+# schedule(guided) loops keep OpenMP's guided bound under any loopfarm schedule: a chunk
+# claimed when u units were unassigned holds at most ceil(u / threads) of them.
+before=$fails
+for sched in multi af static tss umr as4dr awf-c; do
+    runs=$((runs + 1))
+    rm -f "$trace"
+    if ! env OMP_NUM_THREADS=8 LD_PRELOAD="$preload" LF_SCHEDULE="$sched" LF_TRACE="$trace" \
+        timeout 60 "$top/tests/gomp/g_guided" >/dev/null 2>&1 ||
+        ! awk -F, -v P=8 '
+        $1 ~ /^gomp:guided@/ { k = $1 "," $2; if ($5 > n[k]) n[k] = $5; lo[NR] = $4; hi[NR] = $5; key[NR] = k }
+        END { for (r in key) { u = n[key[r]] - lo[r]; b = int((u + P - 1) / P)
+                if (hi[r] - lo[r] > b) { print "chunk [" lo[r] "," hi[r] ") of " key[r] " above the guided bound " b; exit 1 } }
+              if (!length(key)) { print "no guided loop traced"; exit 1 } }' "$trace"; then
+        fails=$((fails + 1))
+        echo "FAIL [guided bound] g_guided under LF_SCHEDULE=$sched, 8 threads"
+    fi
+done
+[ $fails -eq $before ] &&
+    echo "PASS [guided bound]: schedule(guided) chunks within ceil(unassigned / threads), 7 schedules"
 rm -f "$trace"
 echo "run.sh: $runs runs, $fails failed"
 [ $fails -eq 0 ]

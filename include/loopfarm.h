@@ -246,16 +246,15 @@ LF_API lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, in
 LF_API lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads);
 /* The same meeting on a zeroed, pointer-aligned block that the team's
  * members alone share (the preload shim's work shares). */
-LF_API lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec,
-                                 int nthreads);
+LF_API lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads);
 LF_API lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease);
 /* Member tid enters the lease's loop (lf_loop_begin_data).  What the member
  * cannot run is reported once per site, and answered NULL (the member runs
  * no iteration): increment 0, or bounds that differ from those its team
  * started the loop with.  A malformed data description is reported and the
  * loop runs without it. */
-LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo,
-                             long hi, long incr, const struct lf_data *data);
+LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo, long hi,
+                             long incr, const struct lf_data *data);
 /* Member tid leaves: lf_loop_end when loop is not NULL, then its share of
  * the lease; the last of the team's members gives the handle back. */
 LF_API void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid);

@@ -162,7 +162,10 @@ static void test_zero_increment_says_the_loop_cannot_run(void)
     capture_begin();
     for (int r = 0; r < 3; r++) {
 #pragma omp parallel num_threads(2)
-        LF_FOR_STEP(i, 0, 10, step) { atomic_fetch_add(&ran, 1); }
+        LF_FOR_STEP(i, 0, 10, step)
+        {
+            atomic_fetch_add(&ran, 1);
+        }
     }
     const char *err = capture_end();
     CU_ASSERT_EQUAL(atomic_load(&ran), 0);
@@ -210,7 +213,10 @@ static void test_spec_per_loop_memory_is_bounded(void)
         char spec[32];
         snprintf(spec, sizeof spec, "dynamic,%d", 1 + k);
         long s = 0;
-        LF_FOR_SCHED(i, 0, 64, 1L, spec) { s += i; }
+        LF_FOR_SCHED(i, 0, 64, 1L, spec)
+        {
+            s += i;
+        }
         total += s;
         if (k == 100)
             before = heap_in_use();
@@ -294,8 +300,8 @@ static void *capped_member(void *p)
 
 static void test_guided_cap_keeps_every_schedule_in_bound(void)
 {
-    static const char *const specs[] = {"multi", "af", "static", "tss", "umr", "as4dr", "awf-c",
-                                        "dynamic,5000", NULL};
+    static const char *const specs[] = {"multi", "af",    "static",       "tss", "umr",
+                                        "as4dr", "awf-c", "dynamic,5000", NULL};
     enum { P = 8, N = 20000 };
     static long chunks[N][2];
     for (const char *const *sp = specs; *sp; sp++) {

@@ -15,12 +15,12 @@
 #include "loopfarm/omp.h"
 
 struct sibling {
-    int id, team;       /* pthread number, team size */
-    long n;             /* this pthread's trip count: differs between pthreads */
+    int id, team; /* pthread number, team size */
+    long n;       /* this pthread's trip count: differs between pthreads */
     int rounds;
-    const char *spec;   /* NULL: LF_SCHEDULE */
-    atomic_int *seen;   /* n counters */
-    atomic_long bad;    /* iterations out of range or seen twice, missing ones */
+    const char *spec; /* NULL: LF_SCHEDULE */
+    atomic_int *seen; /* n counters */
+    atomic_long bad;  /* iterations out of range or seen twice, missing ones */
     long sum, expect;
 };
 

@@ -220,8 +220,8 @@ struct level_state {
     lf_omp_lease *lease;
     struct lf_site *site;
     int tid;
-    bool refused; /* bounds other than the team's: this member takes no chunks */
-    bool entered; /* in the lf loop (lf_loop_begin succeeded) */
+    bool refused;         /* bounds other than the team's: this member takes no chunks */
+    bool entered;         /* in the lf loop (lf_loop_begin succeeded) */
     ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
     ull start, end, incr; /* the program's bounds, as 64-bit patterns */
 };
@@ -549,7 +549,7 @@ static struct lf_site *site_of(int e, const void *ra)
 /* What a team's members share about one taken loop: the block of the libgomp work share
  * the shim opens for it (zeroed by libgomp, seen by this team's members alone). */
 struct meet_block {
-    void *_Atomic lease; /* lf_omp_meet's slot: first, pointer-aligned */
+    void *_Atomic lease;     /* lf_omp_meet's slot: first, pointer-aligned */
     atomic_int bounds_state; /* 0, 1: being written, 2: written */
     ull n, start, end, incr, unit;
 };
@@ -700,7 +700,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
             r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,        \
-                           &taken, __builtin_return_address(0));                                                                \
+                           &taken, __builtin_return_address(0));                                   \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -713,7 +713,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken, __builtin_return_address(0));                  \
+            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken,                   \
+                           __builtin_return_address(0));                                           \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -742,7 +743,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken, __builtin_return_address(0));     \
+            r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,      \
+                          __builtin_return_address(0));                                            \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -755,7 +757,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken, __builtin_return_address(0));               \
+            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken,                \
+                          __builtin_return_address(0));                                            \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -839,7 +842,8 @@ SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sc
     int src = src_of_code(sched);
     if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
-        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken, __builtin_return_address(0));
+        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,
+                      __builtin_return_address(0));
         if (taken)
             return r;
     }
@@ -888,7 +892,7 @@ struct par_ctx {
     body_fn fn;
     void *data;
     int entry;
-    const void *ra; /* the call site */
+    const void *ra;           /* the call site */
     struct level_state proto; /* scheduling fields and bounds; loop and tid unset */
 };
 
@@ -940,7 +944,7 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
     {                                                                                              \
         struct par_ctx x;                                                                          \
         shim_ready();                                                                              \
-        if (par_decide(&x, src, fn, data, start, end, incr, chunk > 0 ? (ull)chunk : 1,       \
+        if (par_decide(&x, src, fn, data, start, end, incr, chunk > 0 ? (ull)chunk : 1,            \
                        __builtin_return_address(0))) {                                             \
             GOMP_parallel(par_body, &x, nthreads, flags);                                          \
             return;                                                                                \
@@ -954,7 +958,7 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
     {                                                                                              \
         struct par_ctx x;                                                                          \
         shim_ready();                                                                              \
-        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1,                       \
+        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1,                               \
                        __builtin_return_address(0))) {                                             \
             GOMP_parallel(par_body, &x, nthreads, flags);                                          \
             return;                                                                                \

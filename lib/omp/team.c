@@ -52,7 +52,7 @@ struct lf_omp_lease {
 /* The handles of one (spec, team size) at a site. */
 struct pool {
     struct pool *next;
-    char *spec; /* NULL: LF_SCHEDULE */
+    char *spec;         /* NULL: LF_SCHEDULE */
     lf_schedule *sched; /* parsed once; NULL: LF_SCHEDULE */
     int nthreads;
     int leased; /* handles in a loop now */
@@ -65,7 +65,7 @@ struct site_priv {
     struct pool *pools;
     int npools;
     uint64_t leases;
-    int handles; /* handles made for this site */
+    int handles;       /* handles made for this site */
     lf__aint reported; /* REPORT_* bits: messages already printed for this site */
 };
 
@@ -119,8 +119,8 @@ static void report_once(struct lf_site *site, int kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "loopfarm: %s%s%.0d: %s\n", site_file(site), site->line ? ":" : "",
-            site->line, msg);
+    fprintf(stderr, "loopfarm: %s%s%.0d: %s\n", site_file(site), site->line ? ":" : "", site->line,
+            msg);
 }
 
 /* Free a pool with no leased handle (under the site lock). */
@@ -171,8 +171,8 @@ static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const c
         if (rc == -ENOMEM)
             out_of_memory(site);
         if (rc != 0) {
-            report_once(site, REPORT_SPEC, "schedule \"%s\": %s; running the loop under \"dynamic\"",
-                        spec, err);
+            report_once(site, REPORT_SPEC,
+                        "schedule \"%s\": %s; running the loop under \"dynamic\"", spec, err);
             if (lf_schedule_parse("dynamic", &p->sched, err, sizeof err) != 0)
                 out_of_memory(site);
         }
@@ -324,8 +324,7 @@ static const char *data_fault(const struct lf_data *d, unsigned long n, char *bu
     else if (d->nhome < 0)
         snprintf(buf, len, "nhome = %d, expected >= 0", d->nhome);
     else if (d->home && d->nhome > 0 && (d->home[0] != 0 || d->home[d->nhome] != n))
-        snprintf(buf, len,
-                 "home[0] = %lu and home[nhome] = %lu, expected 0 and the trip count %lu",
+        snprintf(buf, len, "home[0] = %lu and home[nhome] = %lu, expected 0 and the trip count %lu",
                  d->home[0], d->home[d->nhome], n);
     else
         snprintf(buf, len,

@@ -120,7 +120,8 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 #define LF__SITE()                                                                                 \
     __extension__({                                                                                \
-        static struct lf_site lf__site_ = {.file = __FILE__, .line = __LINE__};                              \
+        static struct lf_site lf__site_ = {                                                        \
+            .file = __FILE__, .line = __LINE__, .priv = 0, .flags = 0};                            \
         &lf__site_;                                                                                \
     })
 

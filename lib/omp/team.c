@@ -45,7 +45,8 @@ struct lf_omp_lease {
     lf_loop *loop;
     struct pool *pool;
     int nthreads;
-    lf__au64 left; /* members that have left the current execution */
+    lf__au64 left;    /* members that have left the current execution */
+    lf__au64 handoff; /* leases so far: published by the lessee, read by the others */
     struct lf_omp_lease *next_idle;
 };
 
@@ -210,6 +211,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
     l->pool = p;
     l->nthreads = p->nthreads;
     atomic_init(&l->left, 0);
+    atomic_init(&l->handoff, 0);
     return l;
 }
 
@@ -228,12 +230,20 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     p->leased++;
     p->used = ++sp->leases;
     pthread_mutex_unlock(&sp->lock);
+    /* Release: the handle as the lessee found it (made, or returned by the
+     * last team) is visible to the members it hands the lease to, whatever
+     * carries the pointer (a work share, `omp single copyprivate`). */
+    lf__fetch_add_acq_rel(&l->handoff, 1);
     return l;
 }
 
 lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease)
 {
-    return lease ? lease->loop : NULL;
+    if (!lease)
+        return NULL;
+    /* Acquire: pairs with the lessee's release in lf_omp_lease_get. */
+    (void)lf__load_acquire(&lease->handoff);
+    return lease->loop;
 }
 
 /* The member's part of giving a lease back: the last of the team's members

@@ -25,7 +25,7 @@ export LD_LIBRARY_PATH
 
 # name|LD_PRELOAD|LF_SCHEDULE|LF_REPLACE|kinds whose explicit chunks must stay multiples
 configs='bare|||dynamic
-preloaded, no variables|P||dynamic
+preloaded, no variables|P|||dynamic
 LF_SCHEDULE=multi|P|multi||dynamic,guided
 LF_SCHEDULE=dynamic,4|P|dynamic,4||dynamic,guided
 LF_SCHEDULE=af|P|af||dynamic,guided

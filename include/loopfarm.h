@@ -36,7 +36,8 @@ typedef struct lf_schedule lf_schedule;
 
 /* Parse spec ("multi", "dynamic,8", "dealdyn,calib=lr", ...) into *out.
  * Returns 0; or -EINVAL and, when err is not NULL, a message naming what was
- * expected (at most errlen bytes, NUL-terminated); or -ENOMEM. */
+ * expected (at most errlen bytes, NUL-terminated); or -ENOMEM.  A spec is at
+ * most 127 characters long (a longer one is -EINVAL, never cut). */
 LF_API int lf_schedule_parse(const char *spec, lf_schedule **out, char *err, size_t errlen);
 /* The schedule's kind ("multi"), and the spec it was parsed from. */
 LF_API const char *lf_schedule_name(const lf_schedule *s);
@@ -54,7 +55,19 @@ LF_API size_t lf_schedule_help(char *buf, size_t len);
 
 /* A team's loop handle (opaque).  One handle serves any number of
  * consecutive loops of the same team; members may run ahead into the next
- * loop (no barrier is needed between loops). */
+ * loop (no barrier is needed between loops).
+ *
+ * What the explicit API requires of a team's members:
+ *   - every member enters every loop of the handle (lf_loop_begin), in the
+ *     same order and with the same bounds, and leaves it (lf_loop_end);
+ *     members need not enter at the same time;
+ *   - a member that never enters a loop holds it open: the others finish
+ *     that loop without it, but 8 loops later (a handle keeps the state of
+ *     8 loops, each recycled only when all members have left it) every
+ *     member's lf_loop_begin waits for it forever;
+ *   - one handle belongs to one team at a time: two teams running at the
+ *     same time need two handles (the LF_FOR macros lease one per loop
+ *     execution for this reason). */
 typedef struct lf_loop lf_loop;
 
 /* Create a handle for a team of nthreads (>= 1) members numbered
@@ -62,13 +75,22 @@ typedef struct lf_loop lf_loop;
  * name labels the loops in traces and remembers what they learned (may be
  * NULL).  The schedule is copied. */
 LF_API int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char *name);
+/* Free a handle.  Precondition: no loop of it is running, i.e. every
+ * member that entered a loop has left it and no member is still to enter
+ * one that others entered.  A handle whose loop is still running is
+ * detected, reported on stderr and not freed (a later use would read freed
+ * memory); destroying a handle while another thread may still call
+ * lf_loop_begin on it is a use after free that cannot be detected. */
 LF_API void lf_loop_destroy(lf_loop *loop);
 
 /* Member tid enters the team's next loop, over i = lo, lo+incr, ... while
  * i < hi (incr > 0) or i > hi (incr < 0): the bounds of a canonical OpenMP
  * loop.  Every member must enter every loop, with the same bounds; no member
- * waits for another here.  Returns 0, or -EINVAL (incr == 0, tid out of
- * range, a member entering twice without lf_loop_end). */
+ * waits for another here.  Returns 0; -EINVAL (incr == 0, tid out of range,
+ * a member entering twice without lf_loop_end: nothing happened); or
+ * -ERANGE when the loop was started by another member with other bounds:
+ * the member has entered and left it at once (it gets no chunks; the others
+ * run the loop as started). */
 LF_API int lf_loop_begin(lf_loop *loop, int tid, long lo, long hi, long incr);
 /* Hand member tid its next chunk: the iterations first, first+incr, ...
  * (count of them).  Returns 1 with a chunk, 0 when the loop has no more work
@@ -77,6 +99,14 @@ LF_API int lf_loop_next(lf_loop *loop, int tid, long *first, unsigned long *coun
 /* Member tid leaves the loop (after lf_loop_next returned 0, or early).  It
  * does not wait for the others. */
 LF_API void lf_loop_end(lf_loop *loop, int tid);
+
+/* Keep every chunk of the handle's later loops within OpenMP's bound for
+ * schedule(guided): at most ceil(r / nthreads) of the r iterations not yet
+ * handed out, whatever the schedule (static then claims guided-like chunks
+ * from the shared counter; loops with a data description are not capped).
+ * on = 0 lifts it.  0, or -EINVAL for a NULL handle.  Not while a member is
+ * inside a loop of the handle. */
+LF_API int lf_loop_set_guided_cap(lf_loop *loop, int on);
 
 /* Number of iterations of a canonical loop (0 for an empty one); -EINVAL
  * through *ok == 0 when incr == 0. */
@@ -196,14 +226,38 @@ struct lf_site {
     const char *file;
     int line;
     void *priv; /* read and published by the library with atomic builtins only */
+    int flags;  /* LF_SITE_*: how the site's handles are made */
 };
-/* Find (lock-free) or create the handle of the team described by nthreads
- * and the ancestor thread numbers path[0..depth-1] (the path from the
- * outermost team down to this one) for this site, with schedule spec (NULL:
- * LF_SCHEDULE).  Never NULL: on failure it prints one message and returns a
- * handle that runs the loop on the calling thread alone. */
-LF_API lf_loop *lf_omp_team_loop(struct lf_site *site, const char *spec, int nthreads,
-                                 const int *path, int depth);
+/* The site's handles keep their chunks within OpenMP's guided bound
+ * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */
+#define LF_SITE_GUIDED_CAP 1
+/* A loop handle leased by one execution of a site's loop (opaque). */
+typedef struct lf_omp_lease lf_omp_lease;
+/* Lease an idle handle of the site for a team of nthreads running schedule
+ * spec (NULL: LF_SCHEDULE), or make one.  Never NULL: a failure to allocate
+ * is reported and aborts.  A bad spec is reported once per site and runs
+ * under "dynamic". */
+LF_API lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads);
+/* Under libgomp: all members of the calling team call it and receive one
+ * lease, chosen by the first of them, through the memory of an empty work
+ * share of the team's (no barrier).  NULL, for every member, when the
+ * runtime offers no such memory (libomp): then one member leases and
+ * `omp single copyprivate` hands its lease to the others. */
+LF_API lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads);
+/* The same meeting on a zeroed, pointer-aligned block that the team's
+ * members alone share (the preload shim's work shares). */
+LF_API lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads);
+LF_API lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease);
+/* Member tid enters the lease's loop (lf_loop_begin_data).  What the member
+ * cannot run is reported once per site, and answered NULL (the member runs
+ * no iteration): increment 0, or bounds that differ from those its team
+ * started the loop with.  A malformed data description is reported and the
+ * loop runs without it. */
+LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo, long hi,
+                             long incr, const struct lf_data *data);
+/* Member tid leaves: lf_loop_end when loop is not NULL, then its share of
+ * the lease; the last of the team's members gives the handle back. */
+LF_API void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid);
 
 #ifdef __cplusplus
 }

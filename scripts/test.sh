@@ -63,7 +63,7 @@ s3() {
     export TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1"
     scripts/build.sh build/tsan CC=clang CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
         --without-clang &&
-        LF_TEST_QUICK=1 run_check build/tsan TESTS="tests/test_coverage tests/test_macro tests/test_dispatch tests/test_locality tests/test_numa"
+        LF_TEST_QUICK=1 run_check build/tsan TESTS="tests/test_coverage tests/test_macro tests/test_dispatch tests/test_locality tests/test_numa tests/test_sibling_teams"
 }
 s4() { scripts/build.sh build/minimal --without-papi --without-hwloc && LF_TEST_QUICK=1 run_check build/minimal; }
 s5() { scripts/build.sh build/normal && make -C build/normal -j2 distcheck >build/normal/distcheck.out 2>&1 &&

@@ -1,5 +1,8 @@
 # Tests of the core: spec parsing, exactly-once coverage through the API and
 # through the LF_FOR macros (gcc/libgomp, and clang/libomp when present).
+# How the clang builds of macro tests link (against LLVM's libomp).
+CLANG_OMP_LINK = $(LIBTOOL) --quiet --tag=CC --mode=link $(CLANG) -std=gnu11 -fopenmp=libomp \
+	-I$(top_srcdir)/include -I$(top_srcdir)/tests
 EXTRA_DIST += tests/lfcu.h tests/cover.h tests/simlog.h tests/test_bad_schedule.sh tests/example.c
 if HAVE_CUNIT
 check_PROGRAMS += tests/test_params tests/test_coverage tests/test_dispatch
@@ -13,17 +16,20 @@ check_PROGRAMS += tests/test_macro
 TESTS += tests/test_macro tests/test_bad_schedule.sh
 tests_test_macro_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_test_macro_LDADD = libloopfarm.la $(CUNIT_LIBS) $(OPENMP_CFLAGS)
+# Misuse is reported once and never corrupts a loop (issue 13).
+check_PROGRAMS += tests/test_misuse
+TESTS += tests/test_misuse
+tests_test_misuse_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_test_misuse_LDADD = libloopfarm.la $(CUNIT_LIBS) $(OPENMP_CFLAGS)
 endif
 
 if HAVE_CLANG_OMP
-# The same test built by clang against LLVM's libomp and the public library.
+# Macro tests built by clang against LLVM's libomp and the public library.
 check_PROGRAMS += tests/test_macro_clang
 TESTS += tests/test_macro_clang
 tests_test_macro_clang_SOURCES =
 tests/test_macro_clang$(EXEEXT): $(srcdir)/tests/test_macro.c libloopfarm.la
-	$(AM_V_CC)$(LIBTOOL) --quiet --tag=CC --mode=link $(CLANG) -std=gnu11 -fopenmp=libomp \
-	  -I$(top_srcdir)/include -I$(top_srcdir)/tests $(srcdir)/tests/test_macro.c \
-	  libloopfarm.la $(CUNIT_LIBS) -o $@
+	$(AM_V_CC)$(CLANG_OMP_LINK) $(srcdir)/tests/test_macro.c libloopfarm.la $(CUNIT_LIBS) -o $@
 endif
 endif
 
@@ -49,4 +55,20 @@ TESTS += tests/test_numa_macro.sh
 EXTRA_DIST += tests/test_numa_macro.sh
 tests_test_numa_macro_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_test_numa_macro_LDADD = libloopfarm.la $(OPENMP_CFLAGS) -lm
+endif
+
+# Teams that pthreads open at the same time, at one LF_FOR call site (gcc and
+# clang builds; scripts/test.sh runs them under ASan and TSan too).
+if HAVE_OPENMP
+check_PROGRAMS += tests/test_sibling_teams
+TESTS += tests/test_sibling_teams
+tests_test_sibling_teams_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+tests_test_sibling_teams_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
+endif
+if HAVE_CLANG_OMP
+check_PROGRAMS += tests/test_sibling_teams_clang
+TESTS += tests/test_sibling_teams_clang
+tests_test_sibling_teams_clang_SOURCES =
+tests/test_sibling_teams_clang$(EXEEXT): $(srcdir)/tests/test_sibling_teams.c libloopfarm.la
+	$(AM_V_CC)$(CLANG_OMP_LINK) $(srcdir)/tests/test_sibling_teams.c libloopfarm.la -lpthread -o $@
 endif

@@ -72,7 +72,7 @@ static void sim_open(struct sim *s, const char *spec, int P, uint64_t n)
     CU_ASSERT_PTR_NOT_NULL_FATAL(s->ws);
     memset(s->ws, 0, (size_t)P * sizeof *s->ws);
     s->v = (struct lf__view){.n = n, .nworkers = P, .w = s->ws};
-    s->x = (struct lf__exec){&s->sched, s->pstate, &s->v};
+    s->x = (struct lf__exec){.sched = &s->sched, .pstate = s->pstate, .view = &s->v};
     /* The parsed state until sim_start() starts the loop (partition and
      * fixed-size chunk() read only what parsing set). */
     memcpy(s->pstate, s->sched.state, sizeof s->pstate);

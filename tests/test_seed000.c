@@ -40,7 +40,7 @@ static void rig_open(struct rig *g, const char *spec, int P, uint64_t n)
     g->v.n = n;
     g->v.nworkers = P;
     g->v.w = g->w;
-    g->x = (struct lf__exec){&g->s, g->pstate, &g->v};
+    g->x = (struct lf__exec){.sched = &g->s, .pstate = g->pstate, .view = &g->v};
     g->now = 0.0;
     lf__exec_start(&g->x, NULL, NULL);
 }

@@ -27,8 +27,14 @@
  *                                        chunk, or its halo), of type const T
  *
  * With no spec the schedule comes from the LF_SCHEDULE environment variable
- * (default "dynamic").  There is no barrier at loop entry.  Compile with
- * -fopenmp (gcc or clang); without OpenMP the loops run serially.
+ * (default "dynamic").  Each execution of a loop leases a handle for its
+ * team alone, so teams that pthreads open at the same time never share one.
+ * Under libgomp there is no barrier at loop entry; under other runtimes
+ * (libomp) the members receive the lease at an `omp single copyprivate`,
+ * which is one.  A loop the team cannot run as written (increment 0, bounds
+ * that differ between members, a malformed lf_data) is reported once per
+ * call site on stderr.  Compile with -fopenmp (gcc or clang); without OpenMP
+ * the loops run serially.
  */
 #ifndef LOOPFARM_OMP_H
 #define LOOPFARM_OMP_H
@@ -38,11 +44,12 @@
 #include <omp.h>
 #endif
 
-#define LF__OMP_MAXDEPTH 16
-
 /* Per-thread cursor of one LF_FOR execution (lives in the macro's for). */
 struct lf__omp_for {
-    lf_loop *loop;
+    struct lf_site *site;
+    lf_omp_lease *lease;
+    lf_loop *loop; /* NULL: this member runs no iteration (reported) */
+    const struct lf_data *data;
     int tid;
     int wait;
     long first;
@@ -52,33 +59,41 @@ struct lf__omp_for {
     long step[LF_MAX_INPUTS];      /* bytes from index i's element to i + 1's */
 };
 
-/* Enter the loop: find the team's handle without a lock, join the loop. */
+/* Enter the loop: receive the handle this execution of the loop leased for
+ * the team (no barrier under libgomp), and join the loop. */
 static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo, long hi,
                                                    long incr, const char *spec, int wait,
                                                    const struct lf_data *data)
 {
     struct lf__omp_for f;
-    int path[LF__OMP_MAXDEPTH];
-    int depth = 0, nthreads = 1;
+    int nthreads = 1;
+    lf_omp_lease *lease = (lf_omp_lease *)0;
     f.tid = 0;
 #ifdef _OPENMP
-    int level = omp_get_level();
     nthreads = omp_get_num_threads();
     f.tid = omp_get_thread_num();
-    /* The chain of thread numbers from the outermost team down to this one
-     * identifies the team among those running now. */
-    for (int l = 1; l < level && depth < LF__OMP_MAXDEPTH; l++)
-        path[depth++] = omp_get_ancestor_thread_num(l);
+    if (nthreads > 1) {
+        /* Only this team's members may share the handle: they meet in a work
+         * share of theirs, or (libomp) one leases and broadcasts. */
+        lease = lf_omp_team_lease(site, spec, nthreads);
+        if (!lease) {
+#pragma omp single copyprivate(lease)
+            lease = lf_omp_lease_get(site, spec, nthreads);
+        }
+    }
 #endif
-    f.loop = lf_omp_team_loop(site, spec, nthreads, path, depth);
+    if (!lease)
+        lease = lf_omp_lease_get(site, spec, 1);
+    f.site = site;
+    f.lease = lease;
+    f.loop = lf_omp_enter(site, lease, f.tid, lo, hi, incr, data);
     f.wait = wait && nthreads > 1;
     f.first = 0;
     f.count = 0;
-    f.ninputs = data ? data->ninputs : 0;
+    f.data = data;
+    f.ninputs = data && f.loop ? data->ninputs : 0;
     for (int k = 0; k < f.ninputs && k < LF_MAX_INPUTS; k++)
         f.step[k] = data->in[k].stride * (long)data->in[k].size;
-    if (lf_loop_begin_data(f.loop, f.tid, lo, hi, incr, data) != 0)
-        f.loop = (lf_loop *)0;
     return f;
 }
 
@@ -86,14 +101,15 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
  * at the team's barrier as `omp for` would. */
 static inline int lf__omp_for_next(struct lf__omp_for *f)
 {
-    if (!f->loop)
-        return 0;
-    if (lf_loop_next(f->loop, f->tid, &f->first, &f->count)) {
-        for (int k = 0; k < f->ninputs && k < LF_MAX_INPUTS; k++)
+    if (f->loop && lf_loop_next(f->loop, f->tid, &f->first, &f->count)) {
+        for (int k = 0; k < f->ninputs && k < LF_MAX_INPUTS; k++) {
             f->in[k] = (const char *)lf_loop_input(f->loop, f->tid, k);
+            if (!f->in[k] && f->data->in[k].base) /* description refused: in place */
+                f->in[k] = (const char *)f->data->in[k].base + f->first * f->step[k];
+        }
         return 1;
     }
-    lf_loop_end(f->loop, f->tid);
+    lf_omp_exit(f->site, f->lease, f->loop, f->tid);
 #ifdef _OPENMP
     if (f->wait) {
 #pragma omp barrier
@@ -104,7 +120,8 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 #define LF__SITE()                                                                                 \
     __extension__({                                                                                \
-        static struct lf_site lf__site_ = {.file = __FILE__, .line = __LINE__};                              \
+        static struct lf_site lf__site_ = {                                                        \
+            .file = __FILE__, .line = __LINE__, .priv = 0, .flags = 0};                            \
         &lf__site_;                                                                                \
     })
 

@@ -148,6 +148,7 @@ struct lf_schedule {
 struct lf_loop {
     int P;
     int tracing;
+    int guided_cap; /* lf_loop_set_guided_cap */
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];

@@ -75,7 +75,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         atomic_init(&sl->state, ((uint64_t)r << 2) | LF__SLOT_FREE);
         sl->view.w = l->wmem + (size_t)r * P;
         sl->view.nworkers = nthreads;
-        sl->ex = (struct lf__exec){&l->sched, sl->pstate, &sl->view};
+        sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
         if (!sl->cal0) {
             lf_loop_destroy(l);
@@ -111,6 +111,17 @@ void lf_loop_destroy(lf_loop *l)
 {
     if (!l)
         return;
+    /* A loop instance still alive (a member inside, or yet to come) would
+     * use the memory after it is freed: refuse, and say so (cheap: one load
+     * per slot). */
+    for (int r = 0; r < LF__RING; r++)
+        if ((lf__load_acquire(&l->ring[r].state) & 3) != LF__SLOT_FREE) {
+            fprintf(stderr,
+                    "loopfarm: lf_loop_destroy(\"%s\"): a loop of this handle is still running "
+                    "(members inside or yet to enter); the handle is not destroyed\n",
+                    l->name);
+            return;
+        }
     for (int r = 0; r < LF__RING; r++) {
         if (l->ring[r].trace) {
             for (int t = 0; t < l->P; t++)
@@ -165,6 +176,9 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     }
     atomic_init(&s->calib_claimed, !calib); /* calibrated() ran, or never will */
     atomic_init(&s->phase, calib ? LF__PHASE_CALIB : LF__PHASE_RUN);
+    /* OpenMP's guided bound, where the caller asked for it (never under
+     * locality, whose domain ranges size their own claims). */
+    s->ex.cap = l->guided_cap && !lf__located(s);
     s->kind = lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &s->fa_chunk);
     s->claim = lf__claim_of(s->kind);
     s->untimed = !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched);
@@ -227,6 +241,12 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
         lf__loc_join(l, s, tid);
     if (lf__located(s))
         lf__stage_join(l, tid);
+    if (s->n != lf_trip_count(lo, hi, incr, NULL) || (s->n && (s->lo != lo || s->incr != incr))) {
+        /* Not this instance's bounds: the member leaves at once, so that the
+         * others run the instance and the slot is recycled. */
+        lf_loop_end(l, tid);
+        return -ERANGE;
+    }
     return 0;
 }
 
@@ -311,6 +331,14 @@ void lf_loop_end(lf_loop *l, int tid)
     /* Release: the slot's clean state is visible to the member that
      * initialises instance g + LF__RING. */
     lf__store_release(&s->state, ((g + LF__RING) << 2) | LF__SLOT_FREE);
+}
+
+int lf_loop_set_guided_cap(lf_loop *l, int on)
+{
+    if (!l)
+        return -EINVAL;
+    l->guided_cap = on != 0;
+    return 0;
 }
 
 int lf_loop_last_stats(const lf_loop *l, struct lf_loop_stats *out)

@@ -12,6 +12,8 @@ enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int l
     *fa_chunk = 0;
     if (loc)
         return LF__CLAIM_DOMAINS;
+    if (x->cap)
+        return LF__CLAIM_CAS; /* every claim sized against what is left */
     if (pol->flags & LF__P_STATIC)
         return LF__CLAIM_STATIC;
     if ((pol->flags & LF__P_FIXED) && !lf__exec_calibrates(x->sched) && !located) {
@@ -31,17 +33,18 @@ enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int l
 uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double now)
 {
     const struct lf__policy *pol = x->sched->pol;
-    uint64_t c = pol->chunk(x->pstate, x->view, w, r, now);
+    /* A capped static schedule claims what is left, down to the cap. */
+    uint64_t c = x->cap && (pol->flags & LF__P_STATIC) ? r : pol->chunk(x->pstate, x->view, w, r, now);
     if (c == 0 && (pol->flags & LF__P_MAYSTOP))
         return 0;
-    return lf__exec_clip(c, r);
+    return lf__exec_clip(x, c, r);
 }
 
 uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
                                int ndom, const struct lf__loc_times *t, int staging)
 {
     if (d == self)
-        return lf__exec_clip(c, rem);
+        return c < rem ? c : rem;
     if (owners <= 0)
         owners = P / ndom;
     return lf__loc_steal(c, t, staging, rem, owners);

@@ -32,6 +32,8 @@ struct lf__exec {
     const struct lf__sched *sched;
     void *pstate;
     struct lf__view *view;
+    int cap; /* every claim within OpenMP's guided bound, ceil(r / P): set by an
+                executor that runs a schedule(guided) loop under another policy */
 };
 
 /* ---- Claims ---- */
@@ -49,7 +51,7 @@ enum lf__claim_kind {
  * LF__P_STATIC policies, a fetch-and-add of *fa_chunk iterations when the
  * policy's chunk is fixed, nothing calibrates, the chunks need no locality
  * handling (located == 0) and P + 1 overshoots of the counter cannot wrap
- * it; a CAS loop otherwise.  Calls the policy's chunk() once for the
+ * it; a CAS loop otherwise, and always under x->cap.  Calls the policy's chunk() once for the
  * fixed size. */
 enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int located,
                                         uint64_t *fa_chunk);
@@ -58,13 +60,21 @@ enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int l
  * time now (ns since the instance began): the policy's chunk clipped to
  * [1, r]; or 0 when the policy stops w (LF__P_MAYSTOP: "the others finish
  * the rest no later").  The executor honours a stop unless w is the last
- * active worker, and then claims lf__exec_clip(0, r) = 1 instead. */
+ * active worker, and then claims lf__exec_clip(x, 0, r) = 1 instead. */
 uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double now);
 
-/* A chunk size within [1, r] (r >= 1): 0 becomes 1, more than r becomes r. */
-static inline uint64_t lf__exec_clip(uint64_t c, uint64_t r)
+/* A chunk size within [1, r] (r >= 1): 0 becomes 1, more than r becomes r;
+ * under x->cap at most ceil(r / P) (OpenMP 5.2 §11.5.3, guided: "each
+ * chunk ... proportional to the number of unassigned iterations divided
+ * by the number of threads"). */
+static inline uint64_t lf__exec_clip(const struct lf__exec *x, uint64_t c, uint64_t r)
 {
-    return c == 0 ? 1 : c > r ? r : c;
+    c = c == 0 ? 1 : c > r ? r : c;
+    if (x->cap) {
+        uint64_t p = (uint64_t)x->view->nworkers, bound = r / p + (r % p != 0);
+        c = c < bound ? c : bound;
+    }
+    return c;
 }
 
 /* Locality-aware dispatch: the chunk a worker of domain self takes from

@@ -15,7 +15,7 @@ GOMP_CONFORMANCE = \
 	tests/gomp/g_combined tests/gomp/g_nowait tests/gomp/g_reduction tests/gomp/g_ordered \
 	tests/gomp/g_doacross tests/gomp/g_collapse tests/gomp/g_ull tests/gomp/g_bigbounds \
 	tests/gomp/g_nested tests/gomp/g_orphan tests/gomp/g_many tests/gomp/g_legacy \
-	tests/gomp/g_cancel
+	tests/gomp/g_cancel tests/gomp/g_siblings
 check_PROGRAMS += $(GOMP_CONFORMANCE)
 # Compiled as any OpenMP program is: no loopfarm include path, no loopfarm library.
 GOMP_CONF_CPPFLAGS = -I$(top_srcdir)/tests/gomp
@@ -71,6 +71,10 @@ tests_gomp_g_legacy_LDFLAGS = $(OPENMP_CFLAGS)
 tests_gomp_g_cancel_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
 tests_gomp_g_cancel_CFLAGS = $(GOMP_CONF_CFLAGS)
 tests_gomp_g_cancel_LDFLAGS = $(OPENMP_CFLAGS)
+
+tests_gomp_g_siblings_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_siblings_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_siblings_LDFLAGS = $(OPENMP_CFLAGS) -lpthread
 
 TESTS += tests/gomp/run.sh
 endif

@@ -28,7 +28,12 @@
  * LF_REPLACE's grammar: entries "kind:spec" separated by ',' or ';', where kind is dynamic,
  * guided, runtime or auto and spec a loopfarm schedule ("multi", "dynamic,4", "af,k=2": the
  * tokens that follow an entry up to the next "kind:" belong to its spec), plus "chunk:honour"
- * (default) or "chunk:ignore".
+ * (default) or "chunk:ignore", and "cap:guided" (default) or "cap:ignore".
+ *
+ * Guided loops.  OpenMP bounds a guided chunk by the unassigned iterations divided by the
+ * team size; the handles of schedule(guided) loops (and runtime loops whose kind is guided)
+ * are made with lf_loop_set_guided_cap, so every claim, whatever the schedule, stays within
+ * ceil(unassigned units / threads).  cap:ignore lifts it.
  *
  * Chunk sizes.  An explicit chunk c is honoured by scheduling the loop in units of c
  * iterations: loopfarm sees ceil(n/c) units and every chunk it hands out is expanded back, so
@@ -47,21 +52,23 @@
  * the loop's last chunk ends at the program's own end, as libgomp's do.  Trip counts are
  * computed in unsigned arithmetic, so bounds near LONG_MAX or ULLONG_MAX do not overflow.
  *
- * Teams.  A team's loops go through the loop handle lf_omp_team_loop finds for (site, spec,
- * team size, ancestor thread numbers); the shim has one static site per schedule entry
- * (dynamic, guided, runtime-dynamic, runtime-guided, runtime-auto).  Members enter loops
- * without a barrier and may run ahead through nowait loops, as lib/dispatch allows.
- * Limitation shared with LF_FOR: teams started at the same time by different threads that
- * are not in an OpenMP team themselves (two pthreads each opening a parallel region) are
- * indistinguishable; do not set LF_SCHEDULE/LF_REPLACE for such programs.
+ * Teams.  A taken loop is also a libgomp work share of its own: each member opens it with
+ * libgomp's GOMP_loop_start (static, no iterations), whose `mem` block is zeroed memory that
+ * this team's members alone share while the loop runs.  There they meet (lf_omp_meet): the
+ * first leases a loop handle of the loop's call site (the return address of the entry point)
+ * and team size, the others take the same, and the last member out gives it back.  So teams
+ * that different threads start at the same time never share a handle, members enter loops
+ * without a barrier and may run ahead through nowait loops, and a member whose bounds differ
+ * from those the first member wrote in the block takes no chunk (reported).  A libgomp without
+ * GOMP_loop_start (older than GCC 9) keeps every loop.
  *
  * Per-thread state.  _next and _end are shared by the loops the shim takes and those it does
  * not, so each thread keeps, per nesting level (omp_get_level()), the loop it is in if that
  * loop is the shim's; a count of such levels lets _next skip the lookup when it is zero.
  *
- * Ends.  GOMP_loop_end is lf_loop_end then GOMP_barrier (the loop's closing barrier; the shim
- * made no libgomp work share to release); GOMP_loop_end_nowait is lf_loop_end alone;
- * GOMP_loop_end_cancel returns GOMP_barrier_cancel's answer.
+ * Ends.  GOMP_loop_end, GOMP_loop_end_nowait and GOMP_loop_end_cancel leave the loopfarm loop
+ * and then call libgomp's own, which closes the loop's work share (with the closing barrier,
+ * without, or with the barrier's cancellation answer).
  *
  * Combined forms.  GOMP_parallel_loop_{dynamic,guided,runtime,...}: when taken, the shim calls
  * GOMP_parallel with a wrapper that enters the loopfarm loop on each member and then runs the
@@ -77,9 +84,11 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,7 +101,7 @@
 
 #define SHIM_API __attribute__((visibility("default")))
 
-/* Deepest omp_get_level() at which the shim takes loops (lf_omp_team_loop keeps 16 ancestors). */
+/* Deepest omp_get_level() at which the shim takes loops (a thread keeps state per level). */
 #define SHIM_LEVELS 16
 
 /* libgomp's schedule codes (libgomp.h, enum gomp_schedule_type, GCC 9-14). */
@@ -191,6 +200,7 @@ enum src { S_DYNAMIC, S_GUIDED, S_RUNTIME };
 static struct {
     int enabled;
     int honour_chunk;
+    int guided_cap; /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
     const char *spec[E_COUNT]; /* NULL: libgomp's */
 } cfg;
@@ -208,7 +218,11 @@ static atomic_int init_done; /* set (release) at the end of shim_init */
 /* A thread's loop at one nesting level, when the loop is the shim's. */
 struct level_state {
     lf_loop *loop; /* NULL: libgomp's loop, or none */
+    lf_omp_lease *lease;
+    struct lf_site *site;
     int tid;
+    bool refused;         /* bounds other than the team's: this member takes no chunks */
+    bool entered;         /* in the lf loop (lf_loop_begin succeeded) */
     ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
     ull start, end, incr; /* the program's bounds, as 64-bit patterns */
 };
@@ -225,15 +239,16 @@ static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
 
-static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk"};
-enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_COUNT };
+static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk", "cap"};
+enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_CAP, K_COUNT };
 
 static void bad_replace(const char *text, const char *why)
 {
     fprintf(stderr,
             "loopfarm-gomp: LF_REPLACE: %s in \"%s\"; accepted: entries kind:spec separated by "
             "',' or ';' with kind dynamic, guided, runtime or auto, spec a loopfarm schedule "
-            "or \"gomp\" (leave to libgomp), and chunk:honour or chunk:ignore\n",
+            "or \"gomp\" (leave to libgomp), chunk:honour or chunk:ignore, and cap:guided or "
+            "cap:ignore\n",
             why, text);
 }
 
@@ -270,13 +285,17 @@ void lf__gomp_parse_replace(const char *text, char **map)
             cur = -1;
             continue;
         }
-        if (k == K_CHUNK) {
+        if (k == K_CHUNK || k == K_CAP) {
+            /* Switches: chunk:honour|ignore, cap:guided|ignore. */
+            int *flag = k == K_CHUNK ? &cfg.honour_chunk : &cfg.guided_cap;
+            const char *on = k == K_CHUNK ? "honour" : "guided";
             if (strcmp(rest, "ignore") == 0)
-                cfg.honour_chunk = 0;
-            else if (strcmp(rest, "honour") == 0 || strcmp(rest, "honor") == 0)
-                cfg.honour_chunk = 1;
+                *flag = 0;
+            else if (strcmp(rest, on) == 0 || (k == K_CHUNK && strcmp(rest, "honor") == 0))
+                *flag = 1;
             else
-                bad_replace(text, "chunk: takes honour or ignore");
+                bad_replace(text, k == K_CHUNK ? "chunk: takes honour or ignore"
+                                               : "cap: takes guided or ignore");
             cur = -1;
             continue;
         }
@@ -321,6 +340,7 @@ static void shim_setup(void)
     const char *verb = lf__env(LF__ENV_VERBOSE);
     cfg.verbose = verb && *verb ? atoi(verb) : 0;
     cfg.honour_chunk = 1;
+    cfg.guided_cap = 1;
     if (sched && !*sched)
         sched = NULL;
     if (repl && !*repl)
@@ -339,11 +359,14 @@ static void shim_setup(void)
     cfg.spec[E_RT_DYNAMIC] = rt_set ? rt : spec_of(map[K_DYNAMIC]);
     cfg.spec[E_RT_GUIDED] = rt_set ? rt : spec_of(map[K_GUIDED]);
     cfg.spec[E_RT_AUTO] = rt_set ? rt : spec_of(map[K_AUTO]);
+    if (cfg.guided_cap)
+        sites[E_GUIDED].flags = sites[E_RT_GUIDED].flags = LF_SITE_GUIDED_CAP;
     if (cfg.verbose > 0) {
         fprintf(stderr,
                 "loopfarm-gomp: loopfarm " LF_VERSION_STRING
-                " preloaded; explicit chunk sizes %s\n",
-                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored");
+                " preloaded; explicit chunk sizes %s; schedule(guided) chunks %s\n",
+                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored",
+                cfg.guided_cap ? "within OpenMP's guided bound" : "uncapped");
         for (int e = 0; e < E_COUNT; e++)
             fprintf(stderr, "loopfarm-gomp:   %-44s -> %s%s%s\n", entry_what[e],
                     cfg.spec[e] ? "loopfarm \"" : "libgomp", cfg.spec[e] ? cfg.spec[e] : "",
@@ -439,8 +462,8 @@ static int pick_entry(enum src src, ull *chunk)
  * scheduling fields; returns the entry, or -1 for libgomp. */
 static int decide(enum src src, ull chunk, ull n, int level, struct level_state *st)
 {
-    if (level < 0 || level >= SHIM_LEVELS)
-        return -1;
+    if (level < 0 || level >= SHIM_LEVELS || !real.GOMP_loop_start)
+        return -1; /* no GOMP_loop_start: a libgomp older than GCC 9 keeps every loop */
     int e = pick_entry(src, &chunk);
     if (e < 0)
         return -1;
@@ -464,22 +487,133 @@ static void announce(int e, const struct level_state *st)
             entry_what[e], cfg.spec[e], st->n, st->unit, omp_get_num_threads());
 }
 
-/* Enter the calling member into its team's loopfarm loop for entry e; st is filled. */
-static void enter(int e, struct level_state *st)
+/* ---- Call sites ---- */
+
+/* The lf_site of each (entry, call address) the shim has taken a loop at, so that a loop's
+ * memory, pool of handles and trace name belong to its own call site.  A fixed open-addressed
+ * table, filled lock-free; when it is full, loops share their entry's static site. */
+#define SHIM_SITES 1024
+struct call_site {
+    atomic_uintptr_t key; /* (call address << 3) | entry; 0: free */
+    atomic_int ready;     /* label and site written */
+    char label[112];
+    struct lf_site site;
+};
+static struct call_site call_sites[SHIM_SITES];
+
+/* Label a call address as "gomp:KIND@object+0xOFFSET", which addr2line resolves. */
+static void label_site(struct call_site *c, int e, const void *ra)
 {
-    int path[SHIM_LEVELS];
-    int depth = 0, level = omp_get_level();
-    for (int l = 1; l < level && depth < SHIM_LEVELS; l++)
-        path[depth++] = omp_get_ancestor_thread_num(l);
+    Dl_info info;
+    const char *obj = "?";
+    uintptr_t off = (uintptr_t)ra;
+    if (dladdr(ra, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        obj = slash ? slash + 1 : info.dli_fname;
+        off = (uintptr_t)ra - (uintptr_t)info.dli_fbase;
+    }
+    snprintf(c->label, sizeof c->label, "%s@%s+0x%lx", sites[e].file, obj, (unsigned long)off);
+    c->site.file = c->label;
+    c->site.flags = sites[e].flags;
+}
+
+/* The site of the loop of entry e called from ra. */
+static struct lf_site *site_of(int e, const void *ra)
+{
+    uintptr_t key = ((uintptr_t)ra << 3) | (uintptr_t)e;
+    if (!ra || ((uintptr_t)ra >> 61) != 0)
+        return &sites[e];
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) % SHIM_SITES;
+    for (size_t probe = 0; probe < SHIM_SITES; probe++) {
+        struct call_site *c = &call_sites[(h + probe) % SHIM_SITES];
+        uintptr_t k = atomic_load_explicit(&c->key, memory_order_acquire);
+        if (k == 0) {
+            uintptr_t zero = 0;
+            /* acq_rel: one thread claims the entry; a loser re-reads its key. */
+            if (atomic_compare_exchange_strong_explicit(&c->key, &zero, key, memory_order_acq_rel,
+                                                        memory_order_acquire)) {
+                label_site(c, e, ra);
+                /* Release: the label and site are written before anyone uses them. */
+                atomic_store_explicit(&c->ready, 1, memory_order_release);
+                return &c->site;
+            }
+            k = zero;
+        }
+        if (k == key) {
+            /* Acquire: pairs with the release above. */
+            while (!atomic_load_explicit(&c->ready, memory_order_acquire))
+                sched_yield();
+            return &c->site;
+        }
+    }
+    return &sites[e];
+}
+
+/* What a team's members share about one taken loop: the block of the libgomp work share
+ * the shim opens for it (zeroed by libgomp, seen by this team's members alone). */
+struct meet_block {
+    void *_Atomic lease;     /* lf_omp_meet's slot: first, pointer-aligned */
+    atomic_int bounds_state; /* 0, 1: being written, 2: written */
+    ull n, start, end, incr, unit;
+};
+
+/* Whether the member's loop is the one its team started: the first member writes its bounds,
+ * the others compare theirs. */
+static bool same_bounds(struct meet_block *b, const struct level_state *st)
+{
+    int zero = 0;
+    /* acq_rel: one member writes the bounds; the others learn that one does. */
+    if (atomic_compare_exchange_strong_explicit(&b->bounds_state, &zero, 1, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        b->n = st->n;
+        b->start = st->start;
+        b->end = st->end;
+        b->incr = st->incr;
+        b->unit = st->unit;
+        /* Release: the bounds are written before the state says so. */
+        atomic_store_explicit(&b->bounds_state, 2, memory_order_release);
+        return true;
+    }
+    /* Acquire: pairs with the release above. */
+    while (atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2)
+        sched_yield();
+    return b->n == st->n && b->start == st->start && b->end == st->end && b->incr == st->incr &&
+           b->unit == st->unit;
+}
+
+/* Enter the calling member into its team's loopfarm loop for entry e, called from ra; st is
+ * filled.  The loop is a libgomp work share of its own (static, no iterations: it only gives
+ * the team a block to meet in and keeps libgomp's count of work shares); the shim's ends
+ * close it with libgomp's own GOMP_loop_end*. */
+static void enter(int e, struct level_state *st, const void *ra)
+{
+    void *mem = (void *)(uintptr_t)sizeof(struct meet_block);
+    long s0, s1;
+    REAL(GOMP_loop_start)(0, 0, 1, GFS_STATIC, 0, &s0, &s1, NULL, &mem);
+    struct lf_site *site = site_of(e, ra);
+    int nthreads = omp_get_num_threads();
     st->tid = omp_get_thread_num();
-    lf_loop *loop = lf_omp_team_loop(&sites[e], cfg.spec[e], omp_get_num_threads(), path, depth);
-    if (lf_loop_begin(loop, st->tid, 0, (long)st->units, 1) != 0) {
-        fprintf(stderr, "loopfarm-gomp: thread %d entered a loop twice (level %d)\n", st->tid,
-                level);
+    lf_omp_lease *lease = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
+                                       : lf_omp_lease_get(site, cfg.spec[e], 1);
+    st->lease = lease;
+    st->site = site;
+    st->refused = !same_bounds(mem, st);
+    if (st->refused)
+        fprintf(stderr,
+                "loopfarm-gomp: %s: thread %d entered a loop with other bounds than its team's "
+                "(every member must give the same); it runs none of the loop's iterations\n",
+                site->file, st->tid);
+    lf_loop *loop = lf_omp_lease_loop(lease);
+    int rc = lf_loop_begin(loop, st->tid, 0, (long)st->units, 1);
+    if (rc != 0 && rc != -ERANGE) {
+        fprintf(stderr, "loopfarm-gomp: %s: thread %d could not enter a loop (error %d)\n",
+                site->file, st->tid, rc);
         abort();
     }
+    st->refused |= rc != 0;
     announce(e, st);
     st->loop = loop;
+    st->entered = rc == 0;
     nours++;
 }
 
@@ -488,7 +622,7 @@ static bool next_chunk(struct level_state *st, ull *istart, ull *iend)
 {
     long first;
     unsigned long count;
-    if (!lf_loop_next(st->loop, st->tid, &first, &count))
+    if (st->refused || !lf_loop_next(st->loop, st->tid, &first, &count))
         return false;
     ull u0 = (ull)first, u1 = u0 + count;
     ull j0 = u0 * st->unit;
@@ -510,16 +644,17 @@ static inline struct level_state *current(void)
     return &levels[level];
 }
 
+/* The member leaves its shim loop (the caller then closes the libgomp work share). */
 static void leave(struct level_state *st)
 {
-    lf_loop_end(st->loop, st->tid);
+    lf_omp_exit(st->site, st->lease, st->entered ? st->loop : NULL, st->tid);
     st->loop = NULL;
     nours--;
 }
 
 /* Start a long loop if the shim takes it: true in *taken, and the first chunk's answer. */
 static bool start_long(enum src src, long start, long end, long incr, ull chunk, long *istart,
-                       long *iend, bool *taken)
+                       long *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
     struct level_state tmp;
@@ -532,7 +667,7 @@ static bool start_long(enum src src, long start, long end, long incr, ull chunk,
     st->start = (ull)start;
     st->end = (ull)end;
     st->incr = (ull)incr;
-    enter(e, st);
+    enter(e, st, ra);
     ull s, t;
     if (!next_chunk(st, &s, &t))
         return false;
@@ -542,7 +677,7 @@ static bool start_long(enum src src, long start, long end, long incr, ull chunk,
 }
 
 static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull chunk, ull *istart,
-                      ull *iend, bool *taken)
+                      ull *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
     struct level_state tmp;
@@ -555,7 +690,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
     st->start = start;
     st->end = end;
     st->incr = incr;
-    enter(e, st);
+    enter(e, st, ra);
     return next_chunk(st, istart, iend);
 }
 
@@ -568,7 +703,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
             r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,        \
-                           &taken);                                                                \
+                           &taken, __builtin_return_address(0));                                   \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -581,7 +716,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken);                  \
+            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken,                   \
+                           __builtin_return_address(0));                                           \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -610,7 +746,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken);     \
+            r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,      \
+                          __builtin_return_address(0));                                            \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -623,7 +760,8 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken);               \
+            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken,                \
+                          __builtin_return_address(0));                                            \
             if (taken)                                                                             \
                 return r;                                                                          \
         }                                                                                          \
@@ -693,7 +831,7 @@ SHIM_API bool GOMP_loop_start(long start, long end, long incr, long sched, long 
     if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
         r = start_long((enum src)src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,
-                       &taken);
+                       &taken, __builtin_return_address(0));
         if (taken)
             return r;
     }
@@ -707,7 +845,8 @@ SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sc
     int src = src_of_code(sched);
     if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
-        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken);
+        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,
+                      __builtin_return_address(0));
         if (taken)
             return r;
     }
@@ -724,7 +863,7 @@ SHIM_API void GOMP_loop_end(void)
         return;
     }
     leave(st);
-    GOMP_barrier(); /* the loop's closing barrier */
+    REAL(GOMP_loop_end)(); /* closes the work share with the loop's barrier */
 }
 
 SHIM_API void GOMP_loop_end_nowait(void)
@@ -736,6 +875,7 @@ SHIM_API void GOMP_loop_end_nowait(void)
         return;
     }
     leave(st);
+    REAL(GOMP_loop_end_nowait)();
 }
 
 SHIM_API bool GOMP_loop_end_cancel(void)
@@ -745,7 +885,7 @@ SHIM_API bool GOMP_loop_end_cancel(void)
     if (!st)
         return REAL(GOMP_loop_end_cancel)();
     leave(st);
-    return GOMP_barrier_cancel();
+    return REAL(GOMP_loop_end_cancel)();
 }
 
 /* ---- Combined parallel loops ---- */
@@ -755,6 +895,7 @@ struct par_ctx {
     body_fn fn;
     void *data;
     int entry;
+    const void *ra;           /* the call site */
     struct level_state proto; /* scheduling fields and bounds; loop and tid unset */
 };
 
@@ -764,7 +905,7 @@ static void par_enter(struct par_ctx *x)
     int level = omp_get_level();
     struct level_state *st = &levels[level];
     *st = x->proto;
-    enter(x->entry, st);
+    enter(x->entry, st, x->ra);
 }
 
 /* Run by every member of a combined loop's team (GOMP_parallel). */
@@ -774,13 +915,15 @@ static void par_body(void *p)
     par_enter(x);
     x->fn(x->data);
     struct level_state *st = current();
-    if (st) /* fn returned without GOMP_loop_end_nowait */
+    if (st) { /* fn returned without GOMP_loop_end_nowait */
         leave(st);
+        REAL(GOMP_loop_end_nowait)();
+    }
 }
 
 /* Fill x for a combined loop if the shim takes it; false for libgomp. */
 static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, long start,
-                       long end, long incr, ull chunk)
+                       long end, long incr, ull chunk, const void *ra)
 {
     if (!cfg.enabled)
         return false;
@@ -790,6 +933,7 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
     x->fn = fn;
     x->data = data;
     x->entry = e;
+    x->ra = ra;
     x->proto.loop = NULL;
     x->proto.start = (ull)start;
     x->proto.end = (ull)end;
@@ -803,7 +947,8 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
     {                                                                                              \
         struct par_ctx x;                                                                          \
         shim_ready();                                                                              \
-        if (par_decide(&x, src, fn, data, start, end, incr, chunk > 0 ? (ull)chunk : 1)) {         \
+        if (par_decide(&x, src, fn, data, start, end, incr, chunk > 0 ? (ull)chunk : 1,            \
+                       __builtin_return_address(0))) {                                             \
             GOMP_parallel(par_body, &x, nthreads, flags);                                          \
             return;                                                                                \
         }                                                                                          \
@@ -816,7 +961,8 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
     {                                                                                              \
         struct par_ctx x;                                                                          \
         shim_ready();                                                                              \
-        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1)) {                            \
+        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1,                               \
+                       __builtin_return_address(0))) {                                             \
             GOMP_parallel(par_body, &x, nthreads, flags);                                          \
             return;                                                                                \
         }                                                                                          \
@@ -834,14 +980,14 @@ PAR_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 /* GOMP 1.0: the caller runs fn itself between the start and GOMP_parallel_end, so it enters
  * the loop here, inside the new team; the context lives until GOMP_parallel_end. */
 static bool legacy_start(enum src src, body_fn fn, void *data, unsigned nthreads, long start,
-                         long end, long incr, ull chunk)
+                         long end, long incr, ull chunk, const void *ra)
 {
     if (!cfg.enabled || omp_get_level() + 1 >= SHIM_LEVELS)
         return false;
     struct par_ctx *x = malloc(sizeof *x);
     if (!x)
         return false;
-    if (!par_decide(x, src, fn, data, start, end, incr, chunk)) {
+    if (!par_decide(x, src, fn, data, start, end, incr, chunk, ra)) {
         free(x);
         return false;
     }
@@ -857,7 +1003,8 @@ SHIM_API void GOMP_parallel_loop_dynamic_start(body_fn fn, void *data, unsigned 
                                                long start, long end, long incr, long chunk)
 {
     shim_ready();
-    if (!legacy_start(S_DYNAMIC, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1))
+    if (!legacy_start(S_DYNAMIC, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1,
+                      __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_dynamic_start)(fn, data, nthreads, start, end, incr, chunk);
 }
 
@@ -865,7 +1012,8 @@ SHIM_API void GOMP_parallel_loop_guided_start(body_fn fn, void *data, unsigned n
                                               long end, long incr, long chunk)
 {
     shim_ready();
-    if (!legacy_start(S_GUIDED, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1))
+    if (!legacy_start(S_GUIDED, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1,
+                      __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_guided_start)(fn, data, nthreads, start, end, incr, chunk);
 }
 
@@ -873,7 +1021,8 @@ SHIM_API void GOMP_parallel_loop_runtime_start(body_fn fn, void *data, unsigned 
                                                long start, long end, long incr)
 {
     shim_ready();
-    if (!legacy_start(S_RUNTIME, fn, data, nthreads, start, end, incr, 1))
+    if (!legacy_start(S_RUNTIME, fn, data, nthreads, start, end, incr, 1,
+                      __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_runtime_start)(fn, data, nthreads, start, end, incr);
 }
 
@@ -888,8 +1037,10 @@ SHIM_API void GOMP_parallel_end(void)
             legacy_ctx[level] = NULL;
             nlegacy--;
             struct level_state *st = current();
-            if (st) /* the caller's fn returned without GOMP_loop_end_nowait */
+            if (st) { /* the caller's fn returned without GOMP_loop_end_nowait */
                 leave(st);
+                REAL(GOMP_loop_end_nowait)();
+            }
         }
     }
     REAL(GOMP_parallel_end)();

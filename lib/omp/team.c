@@ -1,151 +1,395 @@
-/* lib/omp/team.c - how the members of an OpenMP team find their loop handle.
+/* lib/omp/team.c - how the members of an OpenMP team share one loop handle.
  *
- * OpenMP gives a team no identity a library can see, so a team is named by
- * what its members can all compute without talking: the call site, the team
- * size, the chain of ancestor thread numbers (unique among the teams running
- * at one time) and the schedule spec.  Each site keeps a lock-free list of
- * the handles it has made; entries are pushed with a CAS and never removed,
- * so a lookup is a scan of immutable keys.  A team that runs the site again
- * (a later parallel region with the same shape) finds the same handle, whose
- * members have entered it equally often, because OpenMP requires every
- * member of a team to meet every worksharing loop.
+ * OpenMP gives a team no identity a library can read: two teams opened at
+ * the same time by two pthreads have the same size, level and ancestor
+ * thread numbers.  So a team is never looked up by such a key.  Instead each
+ * execution of a loop leases a handle for itself: one member takes an idle
+ * handle from the call site's pool (or makes one) and hands it to the
+ * others through storage that OpenMP gives that team alone, for that loop
+ * alone:
+ *   - libgomp: the zeroed block GOMP_loop_start(..., mem) returns for a work
+ *     share (the members meet there without a barrier: lf_omp_team_lease,
+ *     lf_omp_meet);
+ *   - any other runtime: `#pragma omp single copyprivate` in the header.
+ * The last member out gives the handle back (lf_omp_exit), so a handle is
+ * never in two loops at once, and a later loop of the same site and team
+ * size usually gets the same handle back, with what it learned.
+ *
+ * A site keeps one pool per (schedule spec, team size), under a mutex taken
+ * once per loop execution by one member, never on a chunk's path.  At most
+ * SITE_POOLS pools live per site: a program that builds a new spec string
+ * for every loop recycles the least recently used idle pool instead of
+ * growing without bound.
  */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dispatch/dispatch.h"
 
-#define LF__MAXPATH 16
+/* Pools a site keeps before it recycles idle ones (distinct specs x team sizes). */
+#define SITE_POOLS 16
 
-struct team_entry {
-    struct team_entry *next;
-    int nthreads, depth;
-    int path[LF__MAXPATH];
-    char *spec; /* NULL: LF_SCHEDULE */
+/* One leasable handle. */
+struct lf_omp_lease {
     lf_loop *loop;
+    struct pool *pool;
+    int nthreads;
+    lf__au64 left;    /* members that have left the current execution */
+    lf__au64 handoff; /* leases so far: published by the lessee, read by the others */
+    struct lf_omp_lease *next_idle;
+};
+
+/* The handles of one (spec, team size) at a site. */
+struct pool {
+    struct pool *next;
+    char *spec;         /* NULL: LF_SCHEDULE */
+    lf_schedule *sched; /* parsed once; NULL: LF_SCHEDULE */
+    int nthreads;
+    int leased; /* handles in a loop now */
+    struct lf_omp_lease *idle;
+    uint64_t used; /* the site's lease count at its latest lease */
 };
 
 struct site_priv {
-    lf__aptr head; /* struct team_entry * */
+    pthread_mutex_t lock;
+    struct pool *pools;
+    int npools;
+    uint64_t leases;
+    int handles;       /* handles made for this site */
+    lf__aint reported; /* REPORT_* bits: messages already printed for this site */
 };
 
-static int same_key(const struct team_entry *e, const char *spec, int nthreads, const int *path,
-                    int depth)
-{
-    if (e->nthreads != nthreads || e->depth != depth)
-        return 0;
-    if ((e->spec == NULL) != (spec == NULL) || (spec && strcmp(e->spec, spec) != 0))
-        return 0;
-    return memcmp(e->path, path, (size_t)depth * sizeof *path) == 0;
-}
+enum { REPORT_DATA = 1, REPORT_INCR = 2, REPORT_BOUNDS = 4, REPORT_SPEC = 8 };
 
-static struct team_entry *find(struct site_priv *sp, const char *spec, int nthreads,
-                               const int *path, int depth)
+static const char *site_file(const struct lf_site *site)
 {
-    /* Acquire: an entry's key and handle were written before its push. */
-    for (struct team_entry *e = lf__loadp_acquire(&sp->head); e; e = e->next)
-        if (same_key(e, spec, nthreads, path, depth))
-            return e;
-    return NULL;
-}
-
-/* Report a bad spec once per process and spec text. */
-static void report_bad_spec(const struct lf_site *site, const char *spec, const char *err)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static char seen[16][128];
-    static int nseen;
-    pthread_mutex_lock(&lock);
-    for (int i = 0; i < nseen; i++)
-        if (strncmp(seen[i], spec, sizeof seen[i] - 1) == 0) {
-            pthread_mutex_unlock(&lock);
-            return;
-        }
-    if (nseen < 16)
-        snprintf(seen[nseen++], sizeof seen[0], "%s", spec);
-    fprintf(stderr, "loopfarm: %s:%d: schedule \"%s\": %s; running the loop under \"dynamic\"\n",
-            site->file ? site->file : "?", site->line, spec, err);
-    pthread_mutex_unlock(&lock);
+    return site->file ? site->file : "?";
 }
 
 static _Noreturn void out_of_memory(const struct lf_site *site)
 {
-    fprintf(stderr, "loopfarm: %s:%d: out of memory creating a loop handle\n",
-            site->file ? site->file : "?", site->line);
+    fprintf(stderr, "loopfarm: %s:%d: out of memory creating a loop handle\n", site_file(site),
+            site->line);
     abort();
 }
 
-lf_loop *lf_omp_team_loop(struct lf_site *site, const char *spec, int nthreads, const int *path,
-                          int depth)
+/* The site's private part, made by the first caller (lock-free publication). */
+static struct site_priv *site_priv(struct lf_site *site)
 {
-    if (nthreads < 1)
-        nthreads = 1;
-    if (depth > LF__MAXPATH)
-        depth = LF__MAXPATH;
-    if (depth < 0)
-        depth = 0;
-    /* Acquire: a published site_priv is initialised (plain pointer in the
+    /* Acquire: a published site_priv is initialised (a plain pointer in the
      * public struct so that C++ can include it; the builtins are atomic). */
     struct site_priv *sp = __atomic_load_n(&site->priv, __ATOMIC_ACQUIRE);
-    if (!sp) {
-        struct site_priv *mine = calloc(1, sizeof *mine);
-        void *expect = NULL;
-        if (!mine)
-            out_of_memory(site);
-        if (__atomic_compare_exchange_n(&site->priv, &expect, mine, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
-            sp = mine;
-        else {
-            free(mine);
-            sp = expect;
+    if (sp)
+        return sp;
+    struct site_priv *mine = calloc(1, sizeof *mine);
+    if (!mine)
+        out_of_memory(site);
+    pthread_mutex_init(&mine->lock, NULL);
+    void *expect = NULL;
+    /* acq_rel: publish our initialised struct, or see the winner's. */
+    if (__atomic_compare_exchange_n(&site->priv, &expect, mine, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return mine;
+    pthread_mutex_destroy(&mine->lock);
+    free(mine);
+    return expect;
+}
+
+/* Print msg for this site unless a message of its kind was printed before. */
+static void report_once(struct lf_site *site, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report_once(struct lf_site *site, int kind, const char *fmt, ...)
+{
+    struct site_priv *sp = site_priv(site);
+    /* Relaxed: the bit only decides who prints; nothing is published. */
+    if (atomic_fetch_or_explicit(&sp->reported, kind, memory_order_relaxed) & kind)
+        return;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "loopfarm: %s%s%.0d: %s\n", site_file(site), site->line ? ":" : "", site->line,
+            msg);
+}
+
+/* Free a pool with no leased handle (under the site lock). */
+static void pool_free(struct pool *p)
+{
+    while (p->idle) {
+        struct lf_omp_lease *l = p->idle;
+        p->idle = l->next_idle;
+        lf_loop_destroy(l->loop);
+        free(l);
+    }
+    lf_schedule_free(p->sched);
+    free(p->spec);
+    free(p);
+}
+
+/* The pool of (spec, nthreads), made when missing; recycles the least
+ * recently used idle pool beyond SITE_POOLS (under the site lock). */
+static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const char *spec,
+                             int nthreads)
+{
+    for (struct pool *p = sp->pools; p; p = p->next)
+        if (p->nthreads == nthreads && (p->spec == NULL) == (spec == NULL) &&
+            (!spec || strcmp(p->spec, spec) == 0))
+            return p;
+    if (sp->npools >= SITE_POOLS) {
+        struct pool **victim = NULL;
+        for (struct pool **pp = &sp->pools; *pp; pp = &(*pp)->next)
+            if ((*pp)->leased == 0 && (!victim || (*pp)->used < (*victim)->used))
+                victim = pp;
+        if (victim) {
+            struct pool *v = *victim;
+            *victim = v->next;
+            pool_free(v);
+            sp->npools--;
         }
     }
-    struct team_entry *e = find(sp, spec, nthreads, path, depth);
-    if (e)
-        return e->loop;
-
-    /* First member of this team here: build a handle and push it. */
-    e = calloc(1, sizeof *e);
-    if (!e)
+    struct pool *p = calloc(1, sizeof *p);
+    if (!p)
         out_of_memory(site);
-    e->nthreads = nthreads;
-    e->depth = depth;
-    memcpy(e->path, path, (size_t)depth * sizeof *path);
-    e->spec = spec ? strdup(spec) : NULL;
-    lf_schedule *sched = NULL;
+    p->nthreads = nthreads;
     if (spec) {
         char err[512];
-        if (lf_schedule_parse(spec, &sched, err, sizeof err) != 0) {
-            report_bad_spec(site, spec, err);
-            if (lf_schedule_parse("dynamic", &sched, err, sizeof err) != 0)
+        p->spec = strdup(spec);
+        if (!p->spec)
+            out_of_memory(site);
+        int rc = lf_schedule_parse(spec, &p->sched, err, sizeof err);
+        if (rc == -ENOMEM)
+            out_of_memory(site);
+        if (rc != 0) {
+            report_once(site, REPORT_SPEC,
+                        "schedule \"%s\": %s; running the loop under \"dynamic\"", spec, err);
+            if (lf_schedule_parse("dynamic", &p->sched, err, sizeof err) != 0)
                 out_of_memory(site);
         }
     }
-    char name[128];
-    const char *base = site->file ? strrchr(site->file, '/') : NULL;
-    snprintf(name, sizeof name, "%s:%d", base ? base + 1 : (site->file ? site->file : "?"),
-             site->line);
-    if ((spec && !e->spec) || lf_loop_create(&e->loop, nthreads, sched, name) != 0)
-        out_of_memory(site);
-    lf_schedule_free(sched);
+    p->next = sp->pools;
+    sp->pools = p;
+    sp->npools++;
+    return p;
+}
 
-    void *head = lf__loadp_acquire(&sp->head);
-    for (;;) {
-        /* Another member of the same team may have pushed first: use its. */
-        for (struct team_entry *o = head; o; o = o->next)
-            if (same_key(o, spec, nthreads, path, depth)) {
-                lf_loop_destroy(e->loop);
-                free(e->spec);
-                free(e);
-                return o->loop;
-            }
-        e->next = head;
-        /* acq_rel: the entry is complete before anyone can reach it. */
-        if (lf__casp_acq_rel(&sp->head, &head, e))
-            return e->loop;
+/* A new handle for pool p (under the site lock).  Traces name a loop by its
+ * handle, so every handle of a site has a name of its own: the site's label
+ * for the first, then the label, the team size and the handle's number at
+ * the site ("a.c:12/4t#1"). */
+static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *sp, struct pool *p)
+{
+    struct lf_omp_lease *l = calloc(1, sizeof *l);
+    if (!l)
+        out_of_memory(site);
+    char name[128];
+    const char *file = site_file(site);
+    const char *base = strrchr(file, '/');
+    char line[16] = "";
+    if (site->line)
+        snprintf(line, sizeof line, ":%d", site->line);
+    if (sp->handles == 0)
+        snprintf(name, sizeof name, "%s%s", base ? base + 1 : file, line);
+    else
+        snprintf(name, sizeof name, "%s%s/%dt#%d", base ? base + 1 : file, line, p->nthreads,
+                 sp->handles);
+    sp->handles++;
+    if (lf_loop_create(&l->loop, p->nthreads, p->sched, name) != 0)
+        out_of_memory(site);
+    lf_loop_set_guided_cap(l->loop, site->flags & LF_SITE_GUIDED_CAP);
+    l->pool = p;
+    l->nthreads = p->nthreads;
+    atomic_init(&l->left, 0);
+    atomic_init(&l->handoff, 0);
+    return l;
+}
+
+lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads)
+{
+    if (nthreads < 1)
+        nthreads = 1;
+    struct site_priv *sp = site_priv(site);
+    pthread_mutex_lock(&sp->lock);
+    struct pool *p = pool_get(site, sp, spec, nthreads);
+    struct lf_omp_lease *l = p->idle;
+    if (l)
+        p->idle = l->next_idle;
+    else
+        l = lease_make(site, sp, p);
+    p->leased++;
+    p->used = ++sp->leases;
+    pthread_mutex_unlock(&sp->lock);
+    /* Release: the handle as the lessee found it (made, or returned by the
+     * last team) is visible to the members it hands the lease to, whatever
+     * carries the pointer (a work share, `omp single copyprivate`). */
+    lf__fetch_add_acq_rel(&l->handoff, 1);
+    return l;
+}
+
+lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease)
+{
+    if (!lease)
+        return NULL;
+    /* Acquire: pairs with the lessee's release in lf_omp_lease_get. */
+    (void)lf__load_acquire(&lease->handoff);
+    return lease->loop;
+}
+
+/* The member's part of giving a lease back: the last of the team's members
+ * returns the handle to its pool. */
+static void lease_leave(struct lf_site *site, lf_omp_lease *l)
+{
+    /* acq_rel: every member's work in the handle happens before the last
+     * one returns it, and so before the next lessee's. */
+    if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
+        return;
+    lf__store_relaxed(&l->left, 0); /* published by the unlock below */
+    struct site_priv *sp = site_priv(site);
+    pthread_mutex_lock(&sp->lock);
+    l->next_idle = l->pool->idle;
+    l->pool->idle = l;
+    l->pool->leased--;
+    pthread_mutex_unlock(&sp->lock);
+}
+
+#define MEET_BUSY ((void *)1)
+
+lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads)
+{
+    lf__aptr *slot = block;
+    void *cur = lf__loadp_acquire(slot);
+    if (cur == NULL) {
+        void *expect = NULL;
+        /* acq_rel: the winner alone leases; a loser sees who won. */
+        if (lf__casp_acq_rel(slot, &expect, MEET_BUSY)) {
+            lf_omp_lease *l = lf_omp_lease_get(site, spec, nthreads);
+            cur = MEET_BUSY;
+            /* acq_rel: publish the lease (its handle is initialised) to the
+             * members waiting below. */
+            lf__casp_acq_rel(slot, &cur, l);
+            return l;
+        }
+        cur = expect;
     }
+    unsigned spins = 0;
+    while (cur == MEET_BUSY) {
+        if (++spins < 64)
+            lf__cpu_relax();
+        else
+            sched_yield(); /* the leasing member may be making a handle */
+        cur = lf__loadp_acquire(slot);
+    }
+    return cur;
+}
+
+/* libgomp's GOMP_loop_start (GCC >= 9) and GOMP_loop_end_nowait, when
+ * libgomp is the runtime; NULL under libomp, whose GOMP_loop_start has no
+ * work-share memory. */
+typedef bool (*gomp_start_fn)(long, long, long, long, long, long *, long *, uintptr_t *, void **);
+static gomp_start_fn gomp_loop_start;
+static void (*gomp_loop_end_nowait)(void);
+static pthread_once_t gomp_once = PTHREAD_ONCE_INIT;
+
+static void find_gomp(void)
+{
+    if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+        return;
+    gomp_loop_start = (gomp_start_fn)dlsym(RTLD_DEFAULT, "GOMP_loop_start");
+    gomp_loop_end_nowait = (void (*)(void))dlsym(RTLD_DEFAULT, "GOMP_loop_end_nowait");
+    if (!gomp_loop_end_nowait)
+        gomp_loop_start = NULL;
+}
+
+lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads)
+{
+    pthread_once(&gomp_once, find_gomp);
+    if (!gomp_loop_start)
+        return NULL;
+    /* An empty static work share of the team's: its memory is a zeroed block
+     * that this team's members alone share until the last of them ends it. */
+    void *mem = (void *)(uintptr_t)sizeof(lf__aptr);
+    long s, e;
+    gomp_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
+    lf_omp_lease *l = lf_omp_meet(mem, site, spec, nthreads);
+    gomp_loop_end_nowait();
+    return l;
+}
+
+/* What is wrong with a data description that lf_loop_begin_data refused. */
+static const char *data_fault(const struct lf_data *d, unsigned long n, char *buf, size_t len)
+{
+    if (d->ninputs < 0 || d->ninputs > LF_MAX_INPUTS)
+        snprintf(buf, len, "ninputs = %d, expected 0..%d", d->ninputs, LF_MAX_INPUTS);
+    else if (d->nhome < 0)
+        snprintf(buf, len, "nhome = %d, expected >= 0", d->nhome);
+    else if (d->home && d->nhome > 0 && (d->home[0] != 0 || d->home[d->nhome] != n))
+        snprintf(buf, len, "home[0] = %lu and home[nhome] = %lu, expected 0 and the trip count %lu",
+                 d->home[0], d->home[d->nhome], n);
+    else
+        snprintf(buf, len,
+                 "expected every input to have a base, size >= 1, stride >= 1 and halo >= 0 "
+                 "(or a span function), ascending home ranges, and at most %d of them",
+                 LF__MAXDOM);
+    return buf;
+}
+
+lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo, long hi,
+                      long incr, const struct lf_data *data)
+{
+    lf_loop *loop = lf_omp_lease_loop(lease);
+    if (incr == 0) {
+        report_once(site, REPORT_INCR,
+                    "loop increment 0: no iteration can be stepped to, so the loop does not "
+                    "run (expected a nonzero increment)");
+        return NULL;
+    }
+    int rc = lf_loop_begin_data(loop, tid, lo, hi, incr, data);
+    if (rc == -EINVAL && data) {
+        /* Keep the inputs when only the home ranges are wrong. */
+        struct lf_data inputs_only = *data;
+        inputs_only.home = NULL;
+        inputs_only.nhome = 0;
+        inputs_only.learn = 0;
+        char why[256];
+        data_fault(data, lf_trip_count(lo, hi, incr, NULL), why, sizeof why);
+        rc = lf_loop_begin_data(loop, tid, lo, hi, incr, &inputs_only);
+        int kept = rc != -EINVAL;
+        if (!kept)
+            rc = lf_loop_begin_data(loop, tid, lo, hi, incr, NULL);
+        report_once(site, REPORT_DATA, "malformed struct lf_data (%s); running the loop %s", why,
+                    kept || !data->ninputs ? "without locality"
+                                           : "without locality or staging (LF_IN reads in place)");
+    }
+    if (rc == -ERANGE) {
+        report_once(site, REPORT_BOUNDS,
+                    "thread %d entered with bounds (%ld, %ld, step %ld) that differ from its "
+                    "team's: every member must give the same bounds; this thread runs none of "
+                    "the loop's iterations",
+                    tid, lo, hi, incr);
+        return NULL;
+    }
+    if (rc != 0) {
+        report_once(site, REPORT_BOUNDS, "thread %d could not enter the loop (error %d)", tid, rc);
+        return NULL;
+    }
+    return loop;
+}
+
+void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid)
+{
+    if (loop)
+        lf_loop_end(loop, tid);
+    if (lease)
+        lease_leave(site, lease);
 }

@@ -232,6 +232,12 @@ int lf__sched_parse(const char *spec, struct lf__sched *s, char *err, size_t err
     char list[512];
     int rc;
     memset(s, 0, sizeof *s);
+    if (spec && strlen(spec) >= sizeof s->spec) {
+        /* Kept whole or not at all: a cut spec can parse as another one. */
+        snprintf(err, errlen, "schedule \"%.40s...\": %zu characters, expected at most %zu", spec,
+                 strlen(spec), sizeof s->spec - 1);
+        return -EINVAL;
+    }
     if ((rc = lf__params_split(spec, &p, err, errlen)) != 0)
         return rc;
     s->pol = lf__policy_find(p.name);

@@ -424,7 +424,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             x->state = W_WAIT; /* seed 000: the team waits for the last report */
             return 0;
         }
-        c = lf__exec_clip(x->cal_size, r);
+        c = lf__exec_clip(&S->ex, x->cal_size, r);
     } else {
         c = lf__exec_claim_size(&S->ex, i, r, t * 1e9);
         if (c == 0 && S->active > 1) {
@@ -434,7 +434,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             S->active--;
             return 0;
         }
-        c = lf__exec_clip(c, r);
+        c = lf__exec_clip(&S->ex, c, r);
     }
     int from = -1;
     if (S->loc) {
@@ -545,7 +545,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         /* Equal times in index order: already a valid heap. */
         S.h.a[S.h.n++] = (struct ev){0.0, i};
     }
-    S.ex = (struct lf__exec){s, S.pstate, &S.view};
+    S.ex = (struct lf__exec){.sched = s, .pstate = S.pstate, .view = &S.view};
     S.calibrating = lf__exec_start(&S.ex, NULL, NULL);
     while (S.h.n) {
         struct ev e = heap_pop(&S.h);

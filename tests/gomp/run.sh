@@ -7,7 +7,8 @@
 top=$(pwd)
 shim="$top/.libs/libloopfarm-gomp.so"
 progs="${*:-g_dynamic g_guided g_runtime g_monotonic g_combined g_nowait g_reduction g_ordered
-       g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel}"
+       g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel
+       g_siblings}"
 threads="${GOMP_THREADS:-1 2 3 8}"
 
 if [ ! -f "$shim" ] || [ ! -x "$top/tests/gomp/g_dynamic" ]; then
@@ -24,7 +25,7 @@ export LD_LIBRARY_PATH
 
 # name|LD_PRELOAD|LF_SCHEDULE|LF_REPLACE|kinds whose explicit chunks must stay multiples
 configs='bare|||dynamic
-preloaded, no variables|P||dynamic
+preloaded, no variables|P|||dynamic
 LF_SCHEDULE=multi|P|multi||dynamic,guided
 LF_SCHEDULE=dynamic,4|P|dynamic,4||dynamic,guided
 LF_SCHEDULE=af|P|af||dynamic,guided
@@ -59,5 +60,46 @@ while IFS='|' read -r name pre sched repl multiples; do
 done <<EOF_CONFIGS
 $configs
 EOF_CONFIGS
+
+# LF_TRACE names each taken loop by call site and team: every (site, instance) of a trace of
+# sibling teams of 1-4 threads must tile [0, n) with its chunks, none overlapping.
+trace=$(mktemp)
+runs=$((runs + 1))
+if ! env OMP_NUM_THREADS=3 LD_PRELOAD="$preload" LF_SCHEDULE=af LF_TRACE="$trace" \
+    timeout 60 "$top/tests/gomp/g_siblings" >/dev/null 2>&1; then
+    fails=$((fails + 1))
+    echo "FAIL [LF_TRACE] g_siblings did not run"
+elif ! sort -t, -k1,1 -k2,2n -k4,4n "$trace" | awk -F, '
+    $1 == "site" { next }
+    { key = $1 "," $2; if (key != prev) { prev = key; at = 0 }
+      if ($4 != at) { print "chunks of " key " overlap or leave a gap at " at ": [" $4 "," $5 ")"; bad = 1; exit 1 }
+      at = $5; n++ }
+    END { if (!n) { print "empty trace"; exit 1 } exit bad }'; then
+    fails=$((fails + 1))
+    echo "FAIL [LF_TRACE] g_siblings: a traced loop name stands for several loops"
+else
+    echo "PASS [LF_TRACE]: every traced loop of sibling teams has a name and instance of its own"
+fi
+
+# schedule(guided) loops keep OpenMP's guided bound under any loopfarm schedule: a chunk
+# claimed when u units were unassigned holds at most ceil(u / threads) of them.
+before=$fails
+for sched in multi af static tss umr as4dr awf-c; do
+    runs=$((runs + 1))
+    rm -f "$trace"
+    if ! env OMP_NUM_THREADS=8 LD_PRELOAD="$preload" LF_SCHEDULE="$sched" LF_TRACE="$trace" \
+        timeout 60 "$top/tests/gomp/g_guided" >/dev/null 2>&1 ||
+        ! awk -F, -v P=8 '
+        $1 ~ /^gomp:guided@/ { k = $1 "," $2; if ($5 > n[k]) n[k] = $5; lo[NR] = $4; hi[NR] = $5; key[NR] = k }
+        END { for (r in key) { u = n[key[r]] - lo[r]; b = int((u + P - 1) / P)
+                if (hi[r] - lo[r] > b) { print "chunk [" lo[r] "," hi[r] ") of " key[r] " above the guided bound " b; exit 1 } }
+              if (!length(key)) { print "no guided loop traced"; exit 1 } }' "$trace"; then
+        fails=$((fails + 1))
+        echo "FAIL [guided bound] g_guided under LF_SCHEDULE=$sched, 8 threads"
+    fi
+done
+[ $fails -eq $before ] &&
+    echo "PASS [guided bound]: schedule(guided) chunks within ceil(unassigned / threads), 7 schedules"
+rm -f "$trace"
 echo "run.sh: $runs runs, $fails failed"
 [ $fails -eq 0 ]

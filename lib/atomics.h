@@ -15,7 +15,7 @@
 /* Size of a destructive-interference unit; hot words and per-thread slots
  * are padded to it so that two writers never share a line. */
 #define LF__CACHELINE 64
-#define LF__ALIGNED __attribute__((aligned(LF__CACHELINE)))
+#define LF__ALIGNED   __attribute__((aligned(LF__CACHELINE)))
 
 typedef _Atomic uint64_t lf__au64;
 typedef _Atomic uint32_t lf__au32;

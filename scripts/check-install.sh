@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/check-install.sh BUILDDIR - install the library into a scratch
 # prefix, build tests/example.c against it through pkg-config with gcc and
-# with clang, and run it under every schedule: the result must be right and
+# with clang (and tests/example_cxx.cc as C++17 with g++ and clang++), and
+# run each under every schedule: the result must be right and
 # nothing may be printed on stderr.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +46,27 @@ for cc in gcc clang; do
             pass=$((pass + 1))
         else
             echo "FAIL: $cc LF_SCHEDULE=$s: $err"
+            fail=$((fail + 1))
+        fi
+    done
+done
+# The same in C++17 (tests/example_cxx.cc: every iteration once, exact sums).
+for cxx in g++ clang++; do
+    command -v $cxx >/dev/null || continue
+    case $cxx in clang++) omp=-fopenmp=libomp ;; *) omp=-fopenmp ;; esac
+    exe="$prefix/example_cxx-$cxx"
+    # shellcheck disable=SC2046
+    if ! $cxx -std=c++17 $omp "$top/tests/example_cxx.cc" -o "$exe" $($pc --cflags --libs loopfarm); then
+        echo "FAIL: $cxx -std=c++17 could not build against the installed library"
+        fail=$((fail + 1))
+        continue
+    fi
+    for s in $schedules; do
+        err=$(LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 3000 2 2>&1 >/dev/null)
+        if [ $? -eq 0 ] && [ -z "$err" ]; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: $cxx LF_SCHEDULE=$s: $err"
             fail=$((fail + 1))
         fi
     done

@@ -4,10 +4,10 @@
 # the exact apt-get line and fails.
 #   scripts/deps.sh [--check]    --check: only report, never install
 # libtbb-dev: lf-bench's tbb: rows; clang-14, cmake, ninja-build, perl, xz-utils:
-# scripts/build-lb4omp.sh (LB4OMP, lf-bench's lb4omp: rows).
+# scripts/build-lb4omp.sh (LB4OMP, lf-bench's lb4omp: rows); clang-format: scripts/format.sh.
 PKGS="autoconf automake libtool pkg-config make gcc g++ libhwloc-dev libpapi-dev libcunit1-dev
       gnuplot-nox clang libomp-dev libclang-rt-14-dev python3 libtbb-dev clang-14 cmake ninja-build
-      perl xz-utils"
+      perl xz-utils clang-format"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

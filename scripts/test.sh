@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/test.sh - the whole test suite, as CI runs it:
-#   1. the normal build: make check (CUnit suites, gcc and clang macro tests,
+#   1. formatting (scripts/format.sh --check: the repository's .clang-format),
+#      the normal build: make check (CUnit suites, gcc and clang macro tests,
 #      lf-bench's peer rows, LB4OMP's with scripts/build-lb4omp.sh first),
 #      then each parser's fuzz target for 5 s (tests/fuzz/run.sh, doc/fuzzing.md);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: make check;
@@ -51,7 +52,8 @@ step() { # number, name, command...
 # LB4OMP (lf-bench's lb4omp: rows; configure finds it in build/lb4omp): a failed build is one line, not a failure.
 s1() {
     scripts/build-lb4omp.sh || echo "LB4OMP not built: make check runs no lb4omp: rows"
-    scripts/build.sh build/normal && run_check build/normal && scripts/check-install.sh build/normal &&
+    scripts/format.sh --check && scripts/build.sh build/normal && run_check build/normal &&
+        scripts/check-install.sh build/normal &&
         tests/fuzz/run.sh --time 5
 }
 s2() {

@@ -42,6 +42,15 @@ endif
 check_PROGRAMS += tests/list-schedules
 tests_list_schedules_LDADD = libloopfarm-core.la -lm
 
+# The layers of DESIGN.md (includes from the sources, calls from the
+# objects), and the public headers in C99/C11/C++11/17/20 with an LF_FOR
+# program in C++ under every schedule.
+TESTS += tests/test_layers.sh
+EXTRA_DIST += tests/test_layers.sh tests/test_cxx.sh tests/headers_use.c tests/example_cxx.cc
+if HAVE_OPENMP
+TESTS += tests/test_cxx.sh
+endif
+
 # Locality-aware dispatch and staging under two fake NUMA domains, and the
 # LF_FOR_DATA macro with and without them.
 if HAVE_CUNIT

@@ -22,8 +22,9 @@ struct cover_case {
 /* Trip counts of the matrix for a team of P (P-1, P, P+1 included). */
 static inline int cover_trips(int P, unsigned long big, unsigned long *out)
 {
-    unsigned long t[] = {0, 1, 2, (unsigned long)(P > 1 ? P - 1 : 0), (unsigned long)P,
-                         (unsigned long)P + 1, 1000, big};
+    unsigned long t[] = {
+        0,    1,  2, (unsigned long)(P > 1 ? P - 1 : 0), (unsigned long)P, (unsigned long)P + 1,
+        1000, big};
     memcpy(out, t, sizeof t);
     return (int)(sizeof t / sizeof t[0]);
 }
@@ -42,10 +43,12 @@ static inline int cover_make(struct cover_case *c, unsigned long n, long incr, i
         c->hi = incr > 0 ? (long)span : -(long)span;
     } else if (where == 1) {
         c->hi = incr > 0 ? LONG_MAX : LONG_MIN;
-        c->lo = incr > 0 ? (long)((unsigned long)LONG_MAX - span) : (long)((unsigned long)LONG_MIN + span);
+        c->lo = incr > 0 ? (long)((unsigned long)LONG_MAX - span)
+                         : (long)((unsigned long)LONG_MIN + span);
     } else {
         c->lo = incr > 0 ? LONG_MIN : LONG_MAX;
-        c->hi = incr > 0 ? (long)((unsigned long)LONG_MIN + span) : (long)((unsigned long)LONG_MAX - span);
+        c->hi = incr > 0 ? (long)((unsigned long)LONG_MIN + span)
+                         : (long)((unsigned long)LONG_MAX - span);
     }
     c->flag = calloc(n ? n : 1, 1);
     return c->flag ? 0 : -1;
@@ -79,11 +82,36 @@ static inline void cover_free(struct cover_case *c)
 /* Schedules every coverage test sweeps: one spec per registered policy
  * with typical parameters, plus variants that change the claim path. */
 static const char *const cover_specs[] = {
-    "static", "static,3", "dynamic", "dynamic,7", "guided", "guided,5", "tss", "fac2",
-    "wf", "wf,weights=1:2", "awf-b", "awf-c", "awf-d", "awf-e", "af", "trad", "deal",
-    "dealdyn", "dealdyn,calib=lr", "dealdyn,calib=mv", "multi", "multi,k=2",
-    "multi,cal=paper,memory=off", "as4dr", "as4dr,adapt=off", "umr", "rumr", "fifo",
-    "lifo,ret=0.5", NULL,
+    "static",
+    "static,3",
+    "dynamic",
+    "dynamic,7",
+    "guided",
+    "guided,5",
+    "tss",
+    "fac2",
+    "wf",
+    "wf,weights=1:2",
+    "awf-b",
+    "awf-c",
+    "awf-d",
+    "awf-e",
+    "af",
+    "trad",
+    "deal",
+    "dealdyn",
+    "dealdyn,calib=lr",
+    "dealdyn,calib=mv",
+    "multi",
+    "multi,k=2",
+    "multi,cal=paper,memory=off",
+    "as4dr",
+    "as4dr,adapt=off",
+    "umr",
+    "rumr",
+    "fifo",
+    "lifo,ret=0.5",
+    NULL,
 };
 
 #endif

@@ -28,7 +28,10 @@ int main(int argc, char **argv)
 #pragma omp parallel
     {
         double mine = 0.0;
-        LF_FOR(i, 0, n) { mine += work(i); }
+        LF_FOR(i, 0, n)
+        {
+            mine += work(i);
+        }
 #pragma omp atomic
         par += mine;
     }

@@ -38,7 +38,8 @@ static void *member(void *arg)
         unsigned long cnt;
         while (lf_loop_next(r->loop, r->tid, &first, &cnt)) {
             long i = first;
-            for (unsigned long j = 0; j < cnt; j++, i = (long)((unsigned long)i + (unsigned long)c->incr))
+            for (unsigned long j = 0; j < cnt;
+                 j++, i = (long)((unsigned long)i + (unsigned long)c->incr))
                 cover_mark(c, i);
             if (r->early_exit && r->tid == 1)
                 break;
@@ -186,7 +187,7 @@ static void test_misuse_returns_einval(void)
     lf_loop_end(loop, 1);
     CU_ASSERT_EQUAL(total, 10);
     CU_ASSERT_EQUAL(lf_loop_next(loop, 0, &first, &cnt), 0); /* outside any loop */
-    CU_ASSERT_EQUAL(lf_loop_next(loop, 2, &first, &cnt), 0);    /* tid out of range */
+    CU_ASSERT_EQUAL(lf_loop_next(loop, 2, &first, &cnt), 0); /* tid out of range */
     CU_ASSERT_EQUAL(lf_loop_next(loop, -1, &first, &cnt), 0);
     CU_ASSERT_EQUAL(lf_loop_next(NULL, 0, &first, &cnt), 0);
     lf_loop_end(loop, 5); /* ignored */
@@ -198,8 +199,10 @@ int main(void)
 {
     static const struct lfcu_test tests[] = {
         {"every_iteration_once_from_zero", test_every_iteration_once_from_zero},
-        {"every_iteration_once_ending_at_long_limits", test_every_iteration_once_ending_at_long_limits},
-        {"every_iteration_once_starting_at_long_limits", test_every_iteration_once_starting_at_long_limits},
+        {"every_iteration_once_ending_at_long_limits",
+         test_every_iteration_once_ending_at_long_limits},
+        {"every_iteration_once_starting_at_long_limits",
+         test_every_iteration_once_starting_at_long_limits},
         {"trip_count_extremes", test_trip_count_extremes},
         {"member_leaving_early_loses_nothing", test_member_leaving_early_loses_nothing},
         {"misuse_returns_einval", test_misuse_returns_einval},

@@ -198,7 +198,8 @@ static void test_trace_covers_every_iteration(const char *self)
     char site[64];
     unsigned long long inst, lo, hi, t0, t1;
     int thr;
-    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu\n", site, &inst, &thr, &lo, &hi, &t0, &t1) == 7) {
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu\n", site, &inst, &thr, &lo, &hi, &t0,
+                  &t1) == 7) {
         rows++;
         if (inst > 1 || thr < 0 || thr > 2 || hi > 5000 || lo >= hi || t1 < t0)
             bad++;

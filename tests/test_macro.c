@@ -37,17 +37,25 @@ static void test_macro_covers_matrix(void)
                 int nc = 0;
                 for (int t = 0; t < nt; t++)
                     for (int k = 0; k < 4; k++)
-                        CU_ASSERT_EQUAL_FATAL(
-                            cover_make(&cases[nc++], where ? trips[t] % 5000 : trips[t], incrs[k], where), 0);
+                        CU_ASSERT_EQUAL_FATAL(cover_make(&cases[nc++],
+                                                         where ? trips[t] % 5000 : trips[t],
+                                                         incrs[k], where),
+                                              0);
                 const char *sp = *spec;
 #pragma omp parallel num_threads(P)
                 {
                     for (int k = 0; k < nc; k++) {
                         struct cover_case *c = &cases[k];
                         if (k % 2)
-                            LF_FOR_SCHED(i, c->lo, c->hi, c->incr, sp) { cover_mark(c, i); }
+                            LF_FOR_SCHED(i, c->lo, c->hi, c->incr, sp)
+                            {
+                                cover_mark(c, i);
+                            }
                         else
-                            LF_FOR_SCHED_NOWAIT(i, c->lo, c->hi, c->incr, sp) { cover_mark(c, i); }
+                            LF_FOR_SCHED_NOWAIT(i, c->lo, c->hi, c->incr, sp)
+                            {
+                                cover_mark(c, i);
+                            }
                     }
                 }
                 for (int k = 0; k < nc; k++) {
@@ -69,10 +77,19 @@ static void test_macro_barrier_orders_phases(void)
         double sum = 0.0;
 #pragma omp parallel num_threads(3)
         {
-            LF_FOR_SCHED(i, 0, N, 1, sp) { a[i] = (double)i * 0.5; }
-            LF_FOR_SCHED(i, 0, N, 1, sp) { b[i] = a[N - 1 - i] + 1.0; }
+            LF_FOR_SCHED(i, 0, N, 1, sp)
+            {
+                a[i] = (double)i * 0.5;
+            }
+            LF_FOR_SCHED(i, 0, N, 1, sp)
+            {
+                b[i] = a[N - 1 - i] + 1.0;
+            }
             double local = 0.0;
-            LF_FOR_SCHED(i, 0, N, 1, sp) { local += b[i]; }
+            LF_FOR_SCHED(i, 0, N, 1, sp)
+            {
+                local += b[i];
+            }
 #pragma omp atomic
             sum += local;
         }
@@ -98,9 +115,15 @@ static void test_macro_nested_regions(void)
             int me = omp_get_thread_num();
 #pragma omp parallel num_threads(2)
             {
-                LF_FOR_SCHED(i, inner[me].lo, inner[me].hi, inner[me].incr, sp) { cover_mark(&inner[me], i); }
+                LF_FOR_SCHED(i, inner[me].lo, inner[me].hi, inner[me].incr, sp)
+                {
+                    cover_mark(&inner[me], i);
+                }
             }
-            LF_FOR_SCHED(i, 0, 3000, 1, sp) { cover_mark(&outer, i); }
+            LF_FOR_SCHED(i, 0, 3000, 1, sp)
+            {
+                cover_mark(&outer, i);
+            }
         }
         CU_ASSERT(check(&outer, "nested-outer", sp, 3));
         for (int t = 0; t < 3; t++)
@@ -122,7 +145,10 @@ static void test_macro_thousand_nowait_loops(void)
 #pragma omp parallel num_threads(4)
         {
             for (int l = 0; l < L; l++)
-                LF_FOR_SCHED_NOWAIT(i, 0, N, 1, sp) { atomic_fetch_add(&hits[l][i], 1); }
+                LF_FOR_SCHED_NOWAIT(i, 0, N, 1, sp)
+                {
+                    atomic_fetch_add(&hits[l][i], 1);
+                }
         }
         long bad = 0;
         for (int l = 0; l < L; l++)
@@ -145,11 +171,23 @@ static void test_macro_default_forms(void)
     CU_ASSERT_EQUAL_FATAL(cover_make(&d, 1234, 3, 2), 0);
 #pragma omp parallel num_threads(2)
     {
-        LF_FOR(i, 0, 10000) { cover_mark(&a, i); }
-        LF_FOR_STEP(i, b.lo, b.hi, -7) { cover_mark(&b, i); }
+        LF_FOR(i, 0, 10000)
+        {
+            cover_mark(&a, i);
+        }
+        LF_FOR_STEP(i, b.lo, b.hi, -7)
+        {
+            cover_mark(&b, i);
+        }
     }
-    LF_PARALLEL_FOR(i, 0, 10000) { cover_mark(&c, i); }
-    LF_FOR_STEP(i, d.lo, d.hi, 3) { cover_mark(&d, i); }
+    LF_PARALLEL_FOR(i, 0, 10000)
+    {
+        cover_mark(&c, i);
+    }
+    LF_FOR_STEP(i, d.lo, d.hi, 3)
+    {
+        cover_mark(&d, i);
+    }
     CU_ASSERT(check(&a, "LF_FOR", "default", 2));
     CU_ASSERT(check(&b, "LF_FOR_STEP", "default", 2));
     CU_ASSERT(check(&c, "LF_PARALLEL_FOR", "default", 0));

@@ -75,7 +75,7 @@ static void test_parse_accepts_good_forms(void)
         {"2,lat=0,gbps=0.5", 2, 0, 0.5},
         {"2,gbps=8,lat=100", 2, 100, 8},
         {"4,lat=1e3", 4, 1000, 2},
-        {"1000000", 1000000, 2000, 2}, /* clamped later, against the PUs */
+        {"1000000", 1000000, 2000, 2},           /* clamped later, against the PUs */
         {"2,lat=1e7,gbps=0.001", 2, 1e7, 0.001}, /* the bounds themselves */
         {"2,gbps=10000", 2, 2000, 10000},
     };

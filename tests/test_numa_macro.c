@@ -51,8 +51,17 @@ int main(int argc, char **argv)
         x[i] = sin(0.001 * (double)i) + (double)(i % 7);
     for (long i = 0; i < n; i++)
         ref[i] = x[i - 2] + x[i - 1] + x[i] + x[i + 1] + x[i + 2];
-    static const char *const specs[] = {"umr", "rumr", "fac2", "af", "multi", "dynamic,64",
-                                        "fac2,numa=off", "umr,stage=off", "fac2,piece=4096", "umr,piece=0", NULL};
+    static const char *const specs[] = {"umr",
+                                        "rumr",
+                                        "fac2",
+                                        "af",
+                                        "multi",
+                                        "dynamic,64",
+                                        "fac2,numa=off",
+                                        "umr,stage=off",
+                                        "fac2,piece=4096",
+                                        "umr,piece=0",
+                                        NULL};
     int fail = 0;
     printf("domains %d (%s), threads %d\n", D, lf_numa_fake() ? "fake" : "real",
            omp_get_max_threads());
@@ -72,7 +81,8 @@ int main(int argc, char **argv)
             /* 1: all on the last domain (as allocated); 2: blocked by domain. */
             for (int k = 0; k < D; k++) {
                 char *a = (char *)xa + (placement == 2 ? bytes * (size_t)k / (size_t)D : 0);
-                char *b = (char *)xa + (placement == 2 ? bytes * (size_t)(k + 1) / (size_t)D : bytes);
+                char *b =
+                    (char *)xa + (placement == 2 ? bytes * (size_t)(k + 1) / (size_t)D : bytes);
                 if (lf_numa_place(a, (size_t)(b - a), placement == 2 ? k : D - 1) != 0 && D > 1) {
                     printf("FAIL: lf_numa_place\n");
                     fail = 1;

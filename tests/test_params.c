@@ -30,10 +30,22 @@ static void test_split_reads_name_chunk_and_keys(void)
 
 static void test_malformed_specs_are_rejected_with_a_message(void)
 {
-    static const char *bad[] = {"", ",4", "dynamic,0", "dynamic,-3", "dynamic,4,5", "dynamic,,",
-                                "dynamic,x", "dynamic,=3", "dynamic,k=", "nosuch", "dynamic,k=1,k=2",
-                                "dynamic,cal=sometimes", "dynamic,memory=maybe", "dynamic,calns=0",
-                                "dynamic,unknown=1", NULL};
+    static const char *bad[] = {"",
+                                ",4",
+                                "dynamic,0",
+                                "dynamic,-3",
+                                "dynamic,4,5",
+                                "dynamic,,",
+                                "dynamic,x",
+                                "dynamic,=3",
+                                "dynamic,k=",
+                                "nosuch",
+                                "dynamic,k=1,k=2",
+                                "dynamic,cal=sometimes",
+                                "dynamic,memory=maybe",
+                                "dynamic,calns=0",
+                                "dynamic,unknown=1",
+                                NULL};
     for (const char **s = bad; *s; s++) {
         char err[512] = "";
         lf_schedule *sc = NULL;
@@ -73,7 +85,8 @@ static void test_executor_keys_are_read(void)
 {
     struct lf__sched s;
     char err[256];
-    CU_ASSERT_EQUAL_FATAL(lf__sched_parse("dynamic,3,cal=paper,memory=off,calns=500", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        lf__sched_parse("dynamic,3,cal=paper,memory=off,calns=500", &s, err, sizeof err), 0);
     CU_ASSERT(s.cal_paper);
     CU_ASSERT(!s.memory);
     CU_ASSERT_EQUAL(s.cal_ns, 500);
@@ -96,7 +109,8 @@ int main(void)
 {
     static const struct lfcu_test tests[] = {
         {"split_reads_name_chunk_and_keys", test_split_reads_name_chunk_and_keys},
-        {"malformed_specs_are_rejected_with_a_message", test_malformed_specs_are_rejected_with_a_message},
+        {"malformed_specs_are_rejected_with_a_message",
+         test_malformed_specs_are_rejected_with_a_message},
         {"every_registered_policy_parses_by_name", test_every_registered_policy_parses_by_name},
         {"executor_keys_are_read", test_executor_keys_are_read},
         {"help_lists_every_policy", test_help_lists_every_policy},

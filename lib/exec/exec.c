@@ -34,7 +34,8 @@ uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double
 {
     const struct lf__policy *pol = x->sched->pol;
     /* A capped static schedule claims what is left, down to the cap. */
-    uint64_t c = x->cap && (pol->flags & LF__P_STATIC) ? r : pol->chunk(x->pstate, x->view, w, r, now);
+    uint64_t c =
+        x->cap && (pol->flags & LF__P_STATIC) ? r : pol->chunk(x->pstate, x->view, w, r, now);
     if (c == 0 && (pol->flags & LF__P_MAYSTOP))
         return 0;
     return lf__exec_clip(x, c, r);

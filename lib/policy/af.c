@@ -1,5 +1,12 @@
 /* lib/policy/af.c - "af": adaptive factoring (Banicescu & Liu, HPC
- * Symposium 2000; Carino & Banicescu, JPDC 68(6), 2008).
+ * Symposium 2000; Carino & Banicescu, J. Supercomputing 44(1), 2008).
+ *
+ * References: I. Banicescu & Z. Liu, "Adaptive factoring: a dynamic
+ * scheduling method tuned to the rate of weight changes", Proc. High
+ * Performance Computing Symposium (HPC 2000), 2000 - the chunk formula
+ * below; the fac2 fallback is S. F. Hummel, E. Schonberg & L. E. Flynn,
+ * "Factoring: a method for scheduling parallel loops", Communications of
+ * the ACM 35(8), 1992.
  *
  * Worker j's time per iteration has mean mu_j and variance sigma_j^2,
  * estimated from its per-chunk samples (lf__wstat ipt_n, ipt_sum, ipt_sq).

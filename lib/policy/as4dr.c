@@ -1,7 +1,12 @@
-/* lib/policy/as4dr.c - "as4dr" (seed 001, Millot & Parrot: adaptive
- * scheduling of divisible requests with a target period).
+/* lib/policy/as4dr.c - "as4dr" (seed 001, Millot & Parrot: Adaptive
+ * Scheduling for Distributed Resources, divisible load with a target period).
  *
- * Notation.  Seed 001's worker w computes a chunk of alpha units in
+ * References: D. Millot & C. Parrot, "Some tests of adaptivity for the AS4DR
+ * scheduler", ICPPW '12 (workshops of the 41st Int. Conf. on Parallel
+ * Processing), IEEE, 2012, pp. 323-331 (seed 001).  Equation numbers below
+ * are that paper's.
+ *
+ * Notation.  Millot & Parrot's worker w computes a chunk of alpha units in
  * alpha/F_w + f_w and receives it in alpha/B^D_w + b^D_w.  Here a unit is an
  * iteration and time is in ns: 1/F_w = t_w (compute time per iteration,
  * calibrated, then measured on every chunk with the compute latency taken
@@ -11,7 +16,8 @@
  * returned (B^R, b^R: none).
  *
  * Rule.  Round i of worker w is its i-th chunk after calibration.
- *  - Round 1 (CIP, eq. 13): alpha_w = (tau - f'_w) / (t_w + 1/B^D_w), the
+ *  - Round 1 (CIP, Millot & Parrot eq. 13):
+ *    alpha_w = (tau - f'_w) / (t_w + 1/B^D_w), the
  *    chunk whose period (staging + compute, the executor does not overlap
  *    them) is tau.  iota=x perturbs it to (1 +- x) alpha_w with a sign fixed
  *    per worker (eq. 20, Table II), to reproduce the paper's inaccuracy runs.

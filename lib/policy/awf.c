@@ -1,6 +1,16 @@
 /* lib/policy/awf.c - "awf-b", "awf-c", "awf-d", "awf-e": adaptive weighted
  * factoring (Banicescu, Velusamy & Devaprasad, Cluster Computing 6(3), 2003)
- * in the four variants of Carino & Banicescu (JPDC 68(6), 2008).
+ * in the four variants of Carino & Banicescu (J. Supercomputing 44(1), 2008).
+ *
+ * References: I. Banicescu, V. Velusamy & J. Devaprasad, "On the scalability
+ * of dynamic scheduling scientific applications with adaptive weighted
+ * factoring", Cluster Computing 6(3), 2003 (the weighted average
+ * performance pi_i and the weights w_i); the batches are factoring's,
+ * S. F. Hummel, E. Schonberg & L. E. Flynn, "Factoring: a method for
+ * scheduling parallel loops", Communications of the ACM 35(8), 1992; the
+ * variants b-e are R. L. Carino & I. Banicescu, "Dynamic load balancing
+ * with adaptive factoring methods in scientific applications", The Journal
+ * of Supercomputing 44(1), 2008.
  *
  * Worker i's weight is w_i = P pi_i / sum_j pi_j, where pi_i is its weighted
  * average performance in iterations per ns: chunk k of the worker counts with

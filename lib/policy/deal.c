@@ -1,5 +1,9 @@
 /* lib/policy/deal.c - seed 000 SCH_DEAL: one round of equal shares
- * (Table 2: eq. 3 with k = 1 and F_i = 1/N).
+ * (González-Vélez & Cole, Table 2: eq. 3 with k = 1 and F_i = 1/N).
+ *
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
  *
  * The n iterations are cut into P consecutive blocks whose sizes differ by
  * at most one (ceil(n/P) for the first n mod P blocks, floor(n/P) after),

@@ -1,6 +1,6 @@
 /* lib/policy/dealdyn.c - seed 000 SCH_DEALDYN_{SM,LR,MV}: one round (k = 1)
  * in shares proportional to calibrated fitness, F_i = (1/t_i)/sum_j(1/t_j)
- * (eq. 4), where t_i is
+ * (González-Vélez & Cole, eq. 4), where t_i is
  *   calib=times  the calibration time per iteration itself (SCH_DEALDYN_SM);
  *   calib=lr     t fitted as c0 + c1*a' (eq. 5), a'_i = a_i * bm_i / max bm;
  *   calib=mv     t fitted as c0 + c1*l + c2*a'^2 (eq. 6), l_i the latency.
@@ -17,6 +17,10 @@
  *   - a fitted t <= 1% of the mean calibration time is clamped to that 1%.
  * After its share, a worker that still finds work (rounding left a rest, or
  * a teammate has not arrived) takes floor(R*F_i + 1/2) of the remaining R.
+ *
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
  */
 #include <errno.h>
 #include <math.h>

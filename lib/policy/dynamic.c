@@ -1,6 +1,10 @@
 /* lib/policy/dynamic.c - "dynamic[,c]": pure self-scheduling, every claim
  * takes c iterations (default 1; Tang & Yew 1986, OpenMP dynamic).  The
- * chunk never depends on r, so the executor may claim with fetch-and-add. */
+ * chunk never depends on r, so the executor may claim with fetch-and-add.
+ *
+ * References: P. Tang & P.-C. Yew, "Processor self-scheduling for
+ * multiple-nested parallel loops", Proc. International Conference on
+ * Parallel Processing (ICPP), 1986. */
 #include <errno.h>
 #include <stdio.h>
 

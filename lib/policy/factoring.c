@@ -1,7 +1,13 @@
 /* lib/policy/factoring.c - "fac2" and "wf": factoring with x = 2 (Hummel,
  * Schonberg & Flynn, CACM 35(8), 1992) and weighted factoring (Hummel,
- * Schmidt, Uma & Wein, JPDC 1996), plus the batch arithmetic that awf.c and
+ * Schmidt, Uma & Wein, SPAA 1996), plus the batch arithmetic that awf.c and
  * af.c share.
+ *
+ * References: S. F. Hummel, E. Schonberg & L. E. Flynn, "Factoring: a
+ * method for scheduling parallel loops", Communications of the ACM 35(8),
+ * 1992; S. F. Hummel, J. Schmidt, R. N. Uma & J. Wein, "Load-sharing in
+ * heterogeneous systems via weighted factoring", Proc. 8th ACM Symposium on
+ * Parallel Algorithms and Architectures (SPAA), 1996.
  *
  * fac2 hands out work in batches.  Batch b starts with R_b unclaimed
  * iterations (R_0 = n) and consists of P chunks of c_b = ceil(R_b / 2P), so

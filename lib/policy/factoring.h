@@ -2,6 +2,13 @@
  * batches of factoring (fac2, wf, awf-*, af) as a pure function of the
  * unclaimed count r, and the guarded conversion of a real chunk size.
  *
+ * References: the batches are those of S. F. Hummel, E. Schonberg &
+ * L. E. Flynn, "Factoring: a method for scheduling parallel loops",
+ * Communications of the ACM 35(8), 1992; the relative weights of
+ * lf__speed_weight those of S. F. Hummel, J. Schmidt, R. N. Uma & J. Wein,
+ * "Load-sharing in heterogeneous systems via weighted factoring", Proc. 8th
+ * ACM SPAA, 1996.
+ *
  * Internal to lib/policy/; nothing outside the classic policies includes it.
  */
 #ifndef LF_POLICY_FACTORING_H
@@ -41,6 +48,5 @@ uint64_t lf__fac_chunk(const struct lf__fac *f, const struct lf__view *v, uint64
 double lf__speed_weight(const struct lf__view *v, int w,
                         double (*rate)(const void *ctx, const struct lf__view *v, int j),
                         const void *ctx);
-
 
 #endif

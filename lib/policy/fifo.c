@@ -1,15 +1,20 @@
 /* lib/policy/fifo.c - "fifo" and "lifo" (seed 002, Beaumont & Rosenberg:
  * single-round worksharing with result return on a one-port platform).
  *
- * Notation.  Seed 002's worker C_k (k-th in the startup order) receives w_k
- * units in tau_k w_k, computes them in rho w_k, and returns delta w_k units
- * of results in delta tau_k w_k; R = rho + (1+delta) pi with packaging
- * pi = 0 here.  Mapping: a unit is an iteration; tau_k = stage_ns_per_iter
- * of worker k; R_k = calib_ipt of worker k (frozen at calibration, so that
- * every request computes the same shares; it includes the compute latency
- * spread over the calibration chunk); delta = ret=<x> (default 0).  The
- * paper's nodes are identical (one R); we keep R_k per worker, which the
- * same linear systems allow.  Latencies are ignored, as in the paper.
+ * References: O. Beaumont & A. L. Rosenberg, "Link-Heterogeneity vs.
+ * Node-Heterogeneity in Clusters", HiPC 2010 (Int. Conf. on High Performance
+ * Computing), Goa, December 2010 (seed 002).  Theorem and equation numbers
+ * below are that paper's.
+ *
+ * Notation.  Beaumont & Rosenberg's worker C_k (k-th in the startup order)
+ * receives w_k units in tau_k w_k, computes them in rho w_k, and returns delta
+ * w_k units of results in delta tau_k w_k; R = rho + (1+delta) pi with
+ * packaging pi = 0 here.  Mapping: a unit is an iteration; tau_k =
+ * stage_ns_per_iter of worker k; R_k = calib_ipt of worker k (frozen at
+ * calibration, so that every request computes the same shares; it includes the
+ * compute latency spread over the calibration chunk); delta = ret=<x> (default
+ * 0).  The paper's nodes are identical (one R); we keep R_k per worker, which
+ * the same linear systems allow.  Latencies are ignored, as in the paper.
  *
  * Shares.  The startup order is the worker index order (lf-sim serves
  * claims in index order at equal times, e.g. with cal=paper).  Subtracting

@@ -1,4 +1,10 @@
-/* lib/policy/fit.c - least squares and the small statistics of seed 000.
+/* lib/policy/fit.c - least squares and the small statistics of seed 000
+ * (González-Vélez & Cole: the fits of eqs. 5-6, the dispersion of eq. 7,
+ * the installment factor of eq. 8 and the installment of eq. 9).
+ *
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
  *
  * The fit standardises every predictor (centre, divide by its population
  * standard deviation) before it forms the normal equations, so that

@@ -2,6 +2,10 @@
  * shared by dealdyn and multi: least-squares fits of calibration times
  * (eqs. 5-6), fitness (eq. 4), dispersion and installment factor (eqs. 7-8)
  * and the rounded installment (eq. 9).  Pure functions of numbers.
+ *
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
  */
 #ifndef LF_POLICY_FIT_H
 #define LF_POLICY_FIT_H

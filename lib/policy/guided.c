@@ -1,6 +1,10 @@
 /* lib/policy/guided.c - "guided[,c]": guided self-scheduling (GSS,
  * Polychronopoulos & Kuck, IEEE Trans. Comput. 36(12), 1987): each claim
- * takes max(c, ceil(r / P)) of the r unclaimed iterations. */
+ * takes max(c, ceil(r / P)) of the r unclaimed iterations.
+ *
+ * References: C. D. Polychronopoulos & D. J. Kuck, "Guided self-scheduling:
+ * a practical scheduling scheme for parallel supercomputers", IEEE
+ * Transactions on Computers C-36(12), 1987. */
 #include <errno.h>
 #include <stdio.h>
 

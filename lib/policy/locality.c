@@ -1,5 +1,10 @@
 /* lib/policy/locality.c - locality-aware dispatch rules and the affine cost
- * fit (see locality.h). */
+ * fit (see locality.h).
+ *
+ * References: the lines fitted by lf__affine_solve are the affine costs of
+ * Y. Yang & H. Casanova, "Multi-Round Algorithms for Scheduling Divisible
+ * Loads", IEEE Transactions on Parallel and Distributed Systems, 2005
+ * (seed 003, eqs. 1-2). */
 #include <math.h>
 
 #include "policy/locality.h"

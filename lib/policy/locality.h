@@ -11,10 +11,15 @@
  * remainder with the victim's own workers, so that the owners are not left
  * idle by a thief that took their data.
  *
- * Cost model (seed 003 §3, eqs. 1-2).  A chunk of c iterations costs
- * alpha + c t to compute and, when staged, beta + c s to copy (s = bytes per
- * iteration / B).  The executor fits both lines to its measured chunks by
- * least squares (lf__affine_*).
+ * Cost model (Yang & Casanova, seed 003 §3, eqs. 1-2).  A chunk of c
+ * iterations costs alpha + c t to compute and, when staged, beta + c s to copy
+ * (s = bytes per iteration / B).  The executor fits both lines to its measured
+ * chunks by least squares (lf__affine_*).
+ *
+ * References: Y. Yang & H. Casanova, "Multi-Round Algorithms for Scheduling
+ * Divisible Loads", IEEE Transactions on Parallel and Distributed Systems,
+ * 2005 (seed 003), for the affine cost model only; the locality rules are
+ * the library's own.
  */
 #ifndef LF_POLICY_LOCALITY_H
 #define LF_POLICY_LOCALITY_H

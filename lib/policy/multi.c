@@ -1,20 +1,24 @@
 /* lib/policy/multi.c - seed 000 SCH_MULTI: adaptive multi-round scheduling.
  *
- * Calibration gives each worker a time per iteration t_i.  From the
- * dispersion of those times, k = ln(S)^CV (eqs. 7-8) with S = r, the
- * iterations still unclaimed when calibration ends (k = 1 when S <= e), or
- * a fixed k=<x>.  Unless k is fixed, k is at least kmin (kmin=<x>, default
- * 2): a calibration of microseconds cannot see time sharing at the OS's
- * millisecond granularity (a thread on a core shared with another process
- * measures full speed inside its time slice), and with k = 1 such a wrong
- * estimate would be staked on a single round.  kmin=1 gives the paper's
- * single round when CV ~ 0.  The first installment is one round computed from that
- * same r: worker i's first chunk after calibration is floor(r/k*F_i + 1/2)
- * (eq. 9) with F_i from the calibration times (eq. 4).  Every later request
- * gets floor(R/k*F_i + 1/2) of the R iterations then unclaimed, with F
- * refreshed from every worker's latest chunk time per iteration (§3.2.2);
- * a worker without a measurement counts as the mean of the others.  With
- * CV ~ 0, k = 1 and the first installment is a single round.
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
+ *
+ * Calibration gives each worker a time per iteration t_i.  From the dispersion
+ * of those times, k = ln(S)^CV (González-Vélez & Cole, eqs. 7-8) with S = r,
+ * the iterations still unclaimed when calibration ends (k = 1 when S <= e), or
+ * a fixed k=<x>.  Unless k is fixed, k is at least kmin (kmin=<x>, default 2):
+ * a calibration of microseconds cannot see time sharing at the OS's millisecond
+ * granularity (a thread on a core shared with another process measures full
+ * speed inside its time slice), and with k = 1 such a wrong estimate would be
+ * staked on a single round.  kmin=1 gives the paper's single round when CV ~ 0.
+ * The first installment is one round computed from that same r: worker i's
+ * first chunk after calibration is floor(r/k*F_i + 1/2) (eq. 9) with F_i from
+ * the calibration times (eq. 4).  Every later request gets floor(R/k*F_i + 1/2)
+ * of the R iterations then unclaimed, with F refreshed from every worker's
+ * latest chunk time per iteration (§3.2.2); a worker without a measurement
+ * counts as the mean of the others.  With CV ~ 0, k = 1 and the first
+ * installment is a single round.
  *
  * Smallest chunk.  min=<n> (or a bare chunk, "multi,<n>") fixes it.
  * Otherwise it is derived so that a claim costs at most ~2% of the chunk it

@@ -30,9 +30,9 @@ LF_CORE_SOURCES += \
 	lib/policy/fifo.c
 
 if HAVE_CUNIT
-check_PROGRAMS += tests/test_policy_classic tests/test_seed000 tests/test_seed_rounds
-TESTS += tests/test_policy_classic tests/test_seed000 tests/test_seed_rounds
+check_PROGRAMS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds
+TESTS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds
 tests_test_policy_classic_LDADD = $(TEST_LIBS)
-tests_test_seed000_LDADD = $(TEST_LIBS)
-tests_test_seed_rounds_LDADD = lib/sim/libsim.la $(TEST_LIBS)
+tests_test_policy_statistical_LDADD = $(TEST_LIBS)
+tests_test_policy_rounds_LDADD = lib/sim/libsim.la $(TEST_LIBS)
 endif

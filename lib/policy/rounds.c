@@ -1,8 +1,14 @@
 /* lib/policy/rounds.c - the cost model and UMR arithmetic shared by the
  * round-based policies of seeds 001-003 (see rounds.h).
  *
- * UMR's plan (seed 003 §5).  With the per-worker costs of rounds.h, fixing
- * the compute time t_j of round j for every selected worker (§5.2:
+ * References: Y. Yang & H. Casanova, "Multi-Round Algorithms for Scheduling
+ * Divisible Loads", IEEE Transactions on Parallel and Distributed Systems,
+ * 2005 (seed 003): the affine costs (eqs. 1-2) and UMR's plan (eqs. 7-10,
+ * §5).  Seeds 001 and 002 are cited where their formulas are used, in
+ * as4dr.c and fifo.c.
+ *
+ * UMR's plan (Yang & Casanova, §5).  With the per-worker costs of rounds.h,
+ * fixing the compute time t_j of round j for every selected worker (§5.2:
  * alpha_i + chunk_ji / S_i = t_j) gives chunk_ji = S_i (t_j - alpha_i) and
  * round_j = A t_j - C.  Asking that the master sends round j+1 while the
  * workers compute round j (eq. 7 generalised: sum_i (chunk_{j+1,i}/B_i +

@@ -1,8 +1,13 @@
 /* lib/policy/rounds.h - what the round-based policies of seeds 001-003
  * (as4dr, umr, rumr, fifo, lifo) share: each worker's cost model read from
  * the view, the feedback hook that keeps it current, and UMR's plan
- * arithmetic (seed 003 eqs. 7-10 and §5.2), exposed for the tests and for
- * lf-sim --umr-mstar.
+ * arithmetic (Yang & Casanova, seed 003 eqs. 7-10 and §5.2), exposed for
+ * the tests and for lf-sim --umr-mstar.
+ *
+ * References: Y. Yang & H. Casanova, "Multi-Round Algorithms for Scheduling
+ * Divisible Loads", IEEE Transactions on Parallel and Distributed Systems,
+ * 2005 (seed 003).  The formulas of seeds 001 and 002 are cited in as4dr.c
+ * and fifo.c.
  *
  * Units: time in ns, load in iterations.  Seed 003's S_i (units per second)
  * is 1/t_i with t_i the worker's compute time per iteration; alpha_i is

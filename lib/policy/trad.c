@@ -1,5 +1,10 @@
 /* lib/policy/trad.c - seed 000 SCH_TRAD: the work queue, one iteration per
- * request (Table 2, alpha_i = 1). */
+ * request (González-Vélez & Cole, Table 2, alpha_i = 1).
+ *
+ * References: H. González-Vélez & M. Cole, "Adaptive statistical
+ * scheduling of divisible workloads in heterogeneous systems", Journal of
+ * Scheduling (Springer), 2009 (seed 000).
+ */
 #include <errno.h>
 #include <stdio.h>
 

@@ -1,7 +1,12 @@
 /* lib/policy/tss.c - "tss": trapezoid self-scheduling (Tzen & Ni, IEEE
- * TPDS 4(1), 1993).  The paper's chunks decrease linearly from
- * f = ceil(n / 2P) to l = 1 over C = ceil(2n / (f + l)) chunks, by
- * d = (f - l) / (C - 1) each.
+ * TPDS 4(1), 1993).
+ *
+ * References: T. H. Tzen & L. M. Ni, "Trapezoid self-scheduling: a practical
+ * scheduling scheme for parallel compilers", IEEE Transactions on Parallel
+ * and Distributed Systems 4(1), 1993.
+ *
+ * Tzen & Ni's chunks decrease linearly from f = ceil(n / 2P) to l = 1 over
+ * C = ceil(2n / (f + l)) chunks, by d = (f - l) / (C - 1) each.
  *
  * The executor claims with a CAS on a shared counter and can only tell us
  * r, the unclaimed count, not which chunk this is.  So the size is expressed

@@ -2,7 +2,16 @@
  * and "rumr" (UMR's increasing rounds, then factoring for the tail, after
  * the same authors' RUMR, seed 003 ref. [28]).
  *
- * Notation.  Seed 003's worker i computes a chunk in alpha_i + chunk/S_i
+ * References: Y. Yang & H. Casanova, "Multi-Round Algorithms for Scheduling
+ * Divisible Loads", IEEE Transactions on Parallel and Distributed Systems,
+ * 2005 (seed 003; equation and section numbers below are its own); Y. Yang &
+ * H. Casanova, "RUMR: Robust Scheduling for Divisible Workloads", Proc. 12th
+ * IEEE Int. Symposium on High-Performance Distributed Computing (HPDC-12),
+ * 2003 (seed 003 ref. [28]); for rumr's tail, S. F. Hummel, E. Schonberg &
+ * L. E. Flynn, "Factoring: a method for scheduling parallel loops",
+ * Communications of the ACM 35(8), 1992.
+ *
+ * Notation.  Yang & Casanova's worker i computes a chunk in alpha_i + chunk/S_i
  * (eq. 1) and receives it in beta_i + chunk/B_i (eq. 2).  Here the load unit
  * is one iteration and time is in ns: alpha_i = comp_lat_ns, beta_i =
  * stage_lat_ns, 1/B_i = stage_ns_per_iter, 1/S_i = t_i, the worker's compute

@@ -1,7 +1,10 @@
-/* tests/test_seed000.c - seed 000 policies (trad, deal, dealdyn, multi) and
- * their arithmetic, on deterministic numbers: the paper's worked example
- * (Table 1, §3.2.2), eqs. (4)-(9) against hand values, and degenerate
- * inputs that must still give chunks >= 1 and cover every iteration once. */
+/* tests/test_policy_statistical.c - the statistical policies (trad, deal,
+ * dealdyn, multi; González-Vélez & Cole, "Adaptive statistical scheduling
+ * of divisible workloads in heterogeneous systems", J. Scheduling, 2009)
+ * and their arithmetic, on deterministic numbers: the paper's worked
+ * example (Table 1, §3.2.2), eqs. (4)-(9) against hand values, and
+ * degenerate inputs that must still give chunks >= 1 and cover every
+ * iteration once. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

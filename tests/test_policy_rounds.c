@@ -1,4 +1,4 @@
-/* tests/test_seed_rounds.c - the round-based policies of seeds 001-003
+/* tests/test_policy_rounds.c - the round-based policies of seeds 001-003
  * (as4dr, umr, rumr, fifo, lifo): their formulas against the papers, their
  * behaviour in lf-sim, and exactly-once coverage. */
 #include <math.h>
@@ -9,7 +9,6 @@
 #include "policy/rounds.h"
 #include "sim/sim.h"
 #include "simlog.h"
-
 
 /* Run spec over n unit-cost iterations on pf, logging chunks; 0 or -errno. */
 static int run(const struct lf__sim_platform *pf, const char *spec, uint64_t n, struct log *lg,

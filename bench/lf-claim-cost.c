@@ -69,13 +69,15 @@ static double run(enum kind k, long n, int threads, long *chunks)
             }
             break;
         case LF_DYNAMIC1:
-            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic") {
+            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic")
+            {
                 c += i != last + 1;
                 last = i;
             }
             break;
         case LF_GUIDED:
-            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided") {
+            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided")
+            {
                 c += i != last + 1;
                 last = i;
             }
@@ -147,8 +149,8 @@ int main(int argc, char **argv)
     if (csv)
         printf("threads,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio\n");
     else
-        printf("%-8s %-15s %10s %14s %12s %22s\n", "threads", "schedule", "chunks", "median ns/chunk",
-               "min", "ratio to omp same kind");
+        printf("%-8s %-15s %10s %14s %12s %22s\n", "threads", "schedule", "chunks",
+               "median ns/chunk", "min", "ratio to omp same kind");
     for (char *tok = strtok(threads_list, ","); tok; tok = strtok(NULL, ",")) {
         int th = atoi(tok);
         if (th < 1) {
@@ -176,8 +178,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < NKIND; k++) {
             double ratio = k >= LF_DYNAMIC1 ? med[k] / med[k - 2] : 1.0;
             if (csv)
-                printf("%d,%s,%ld,%.2f,%.2f,%.3f\n", th, names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9,
-                       ratio);
+                printf("%d,%s,%ld,%.2f,%.2f,%.3f\n", th, names[k], ch[k], med[k] * 1e9,
+                       t[k][0] * 1e9, ratio);
             else
                 printf("%-8d %-15s %10ld %14.2f %12.2f %22.3f\n", th, names[k], ch[k], med[k] * 1e9,
                        t[k][0] * 1e9, ratio);

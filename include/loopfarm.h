@@ -118,10 +118,10 @@ struct lf_loop_stats {
     unsigned long iterations; /* trip count */
     unsigned long chunks;     /* chunks handed out, calibration included */
     unsigned long calib_chunks;
-    double seconds;           /* from the first member's entry to the last's exit */
-    int from_memory;          /* it started from what the call site learned before */
-    int drifted;              /* its rates drifted from that memory beyond the threshold
-                                 (50 %), so the next execution calibrates afresh */
+    double seconds;  /* from the first member's entry to the last's exit */
+    int from_memory; /* it started from what the call site learned before */
+    int drifted;     /* its rates drifted from that memory beyond the threshold
+                        (50 %), so the next execution calibrates afresh */
 };
 LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
 
@@ -168,9 +168,9 @@ LF_API double lf_numa_charge(const void *addr, size_t bytes);
  * base/size/stride/halo are ignored. */
 struct lf_input {
     const void *base;
-    size_t size;  /* bytes per element (>= 1) */
-    long stride;  /* elements between the data of index i and of i + 1 (>= 1) */
-    long halo;    /* elements read beyond each end of a chunk (>= 0) */
+    size_t size; /* bytes per element (>= 1) */
+    long stride; /* elements between the data of index i and of i + 1 (>= 1) */
+    long halo;   /* elements read beyond each end of a chunk (>= 0) */
     void (*span)(long first, long last, const void **addr, size_t *bytes, void *arg);
     void *arg;
 };
@@ -214,7 +214,7 @@ struct lf_loop_numa_stats {
     unsigned long remote_iters; /* taken from another domain's range */
     unsigned long staged_iters; /* of which staged into a local buffer */
     unsigned long staged_bytes;
-    int domains;                /* domains the loop was split over (1: no locality) */
+    int domains; /* domains the loop was split over (1: no locality) */
 };
 LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stats *out);
 

@@ -129,31 +129,32 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
  * iteration of a loop that ends near LONG_MAX is not an overflow. */
 #define LF__FOR(i, lo, hi, incr, spec, wait) LF__FOR_D(i, lo, hi, incr, spec, wait, 0)
 #define LF__FOR_D(i, lo, hi, incr, spec, wait, data)                                               \
-    for (struct lf__omp_for lf__f_ = lf__omp_for_begin(LF__SITE(), (lo), (hi), (incr), (spec),     \
-                                                       (wait), (data));                            \
+    for (struct lf__omp_for lf__f_ =                                                               \
+             lf__omp_for_begin(LF__SITE(), (lo), (hi), (incr), (spec), (wait), (data));            \
          lf__omp_for_next(&lf__f_);)                                                               \
         for (long i = lf__f_.first, lf__k_ = (long)lf__f_.count; lf__k_ > 0;                       \
              lf__k_--, i = (long)((unsigned long)i + (unsigned long)(incr)))
 
-#define LF_FOR(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 1)
-#define LF_FOR_STEP(i, lo, hi, incr) LF__FOR(i, lo, hi, incr, (const char *)0, 1)
-#define LF_FOR_SCHED(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 1)
-#define LF_FOR_NOWAIT(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
-#define LF_FOR_STEP_NOWAIT(i, lo, hi, incr) LF__FOR(i, lo, hi, incr, (const char *)0, 0)
+#define LF_FOR(i, lo, hi)                          LF__FOR(i, lo, hi, 1L, (const char *)0, 1)
+#define LF_FOR_STEP(i, lo, hi, incr)               LF__FOR(i, lo, hi, incr, (const char *)0, 1)
+#define LF_FOR_SCHED(i, lo, hi, incr, spec)        LF__FOR(i, lo, hi, incr, spec, 1)
+#define LF_FOR_NOWAIT(i, lo, hi)                   LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_FOR_STEP_NOWAIT(i, lo, hi, incr)        LF__FOR(i, lo, hi, incr, (const char *)0, 0)
 #define LF_FOR_SCHED_NOWAIT(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 0)
 
-#define LF_FOR_DATA(i, lo, hi, incr, spec, data) LF__FOR_D(i, lo, hi, incr, spec, 1, data)
+#define LF_FOR_DATA(i, lo, hi, incr, spec, data)        LF__FOR_D(i, lo, hi, incr, spec, 1, data)
 #define LF_FOR_DATA_NOWAIT(i, lo, hi, incr, spec, data) LF__FOR_D(i, lo, hi, incr, spec, 0, data)
 /* Inside LF_FOR_DATA: the element of input k (a base/size/stride input)
  * that loop index j reads, staged or in place. */
 #define LF_IN(T, k, j) (*(const T *)(lf__f_.in[k] + ((j)-lf__f_.first) * lf__f_.step[k]))
 
 #ifdef _OPENMP
-#define LF_PARALLEL_FOR(i, lo, hi) _Pragma("omp parallel") LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_PARALLEL_FOR(i, lo, hi)                                                                 \
+    _Pragma("omp parallel") LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
 #define LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec)                                               \
     _Pragma("omp parallel") LF__FOR(i, lo, hi, incr, spec, 0)
 #else
-#define LF_PARALLEL_FOR(i, lo, hi) LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
+#define LF_PARALLEL_FOR(i, lo, hi)                   LF__FOR(i, lo, hi, 1L, (const char *)0, 0)
 #define LF_PARALLEL_FOR_SCHED(i, lo, hi, incr, spec) LF__FOR(i, lo, hi, incr, spec, 0)
 #endif
 

@@ -229,6 +229,33 @@ static void test_spec_per_loop_memory_is_bounded(void)
         fprintf(stderr, "heap grew by %zu bytes over %d specs\n", after - before, loops);
 }
 
+/* ---- members far apart over nowait loops: handles stay bounded ---- */
+
+static void test_lagging_member_keeps_handles_bounded(void)
+{
+    /* Member 1 sleeps while member 0 runs ahead through nowait loops; each
+     * loop it opens leases a handle (~15 KB).  Unbounded, 3000 loops ahead
+     * made 3000 handles (45 MB); bounded, member 0 waits at 32. */
+    enum { LOOPS = 3000, N = 64 };
+    size_t before = heap_in_use();
+    long total = 0;
+#pragma omp parallel num_threads(2) reduction(+ : total)
+    {
+        if (omp_get_thread_num() == 1)
+            usleep(50000);
+        for (int k = 0; k < LOOPS; k++)
+            LF_FOR_SCHED_NOWAIT(i, 0, N, 1L, "guided")
+            {
+                total += i;
+            }
+    }
+    size_t after = heap_in_use();
+    CU_ASSERT_EQUAL(total, (long)LOOPS * N * (N - 1) / 2);
+    CU_ASSERT(after < before + ((size_t)4 << 20));
+    if (after >= before + ((size_t)4 << 20))
+        fprintf(stderr, "heap grew by %zu bytes over %d loops\n", after - before, (int)LOOPS);
+}
+
 /* ---- item 8: lf_loop_destroy while a loop runs ---- */
 
 static void test_destroy_while_running_is_refused(void)
@@ -351,6 +378,7 @@ int main(void)
         {"zero_increment_says_the_loop_cannot_run", test_zero_increment_says_the_loop_cannot_run},
         {"long_spec_is_never_cut", test_long_spec_is_never_cut},
         {"spec_per_loop_memory_is_bounded", test_spec_per_loop_memory_is_bounded},
+        {"lagging_member_keeps_handles_bounded", test_lagging_member_keeps_handles_bounded},
         {"destroy_while_running_is_refused", test_destroy_while_running_is_refused},
         {"others_finish_loops_a_member_skips", test_others_finish_loops_a_member_skips},
         {"guided_cap_keeps_every_schedule_in_bound", test_guided_cap_keeps_every_schedule_in_bound},

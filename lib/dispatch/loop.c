@@ -26,8 +26,13 @@ unsigned long lf_trip_count(long lo, long hi, long incr, int *ok)
 }
 
 /* Cost of one claim on an uncontended line: a first guess until the loop has
- * measured its own. */
-static double estimate_claim_ns(void)
+ * measured its own.  Measured once per process: handles are made per loop
+ * execution when a team's members drift apart (lib/omp/team.c), and 256
+ * clock reads each time would be most of a handle's cost. */
+static double claim_ns_guess;
+static pthread_once_t claim_ns_once = PTHREAD_ONCE_INIT;
+
+static void estimate_claim_ns(void)
 {
     lf__au64 word = 0;
     uint64_t t0 = lf__ticks();
@@ -37,7 +42,7 @@ static double estimate_claim_ns(void)
             ;
         (void)lf__ticks();
     }
-    return (double)lf__ticks_to_ns(lf__ticks() - t0) / 256.0;
+    claim_ns_guess = (double)lf__ticks_to_ns(lf__ticks() - t0) / 256.0;
 }
 
 int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char *name)
@@ -99,7 +104,8 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
             memset(sl->trace, 0, P * sizeof *sl->trace);
         }
     }
-    l->claim_ns = estimate_claim_ns();
+    pthread_once(&claim_ns_once, estimate_claim_ns);
+    l->claim_ns = claim_ns_guess;
     if (lf__verbose())
         fprintf(stderr, "loopfarm: %s: team of %d, schedule %s\n", l->name, nthreads,
                 l->sched.spec);

@@ -39,6 +39,14 @@
 
 /* Pools a site keeps before it recycles idle ones (distinct specs x team sizes). */
 #define SITE_POOLS 16
+/* Handles a pool has in loops at once before a lessee waits for one to come
+ * back.  Members of a team drift apart over back-to-back nowait loops (one
+ * preempted, the others run on), and each loop the leaders open leases a
+ * handle: without a bound a lag of thousands of loops made thousands of
+ * handles.  The ones behind never wait for the leaders, so they return
+ * handles and the wait ends; sibling teams beyond this many at one site
+ * wait their turn the same way. */
+#define POOL_LEASED_MAX 32
 
 /* One leasable handle. */
 struct lf_omp_lease {
@@ -95,7 +103,15 @@ static struct site_priv *site_priv(struct lf_site *site)
     struct site_priv *mine = calloc(1, sizeof *mine);
     if (!mine)
         out_of_memory(site);
-    pthread_mutex_init(&mine->lock, NULL);
+    /* Adaptive: the lock is held for a few list operations, by one member
+     * per loop entry and one per loop exit; spinning a little before
+     * sleeping keeps a contended entry off the futex (about a microsecond
+     * per loop otherwise, measured by lf-claim-cost's guided loops). */
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&mine->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     void *expect = NULL;
     /* acq_rel: publish our initialised struct, or see the winner's. */
     if (__atomic_compare_exchange_n(&site->priv, &expect, mine, 0, __ATOMIC_ACQ_REL,
@@ -220,8 +236,18 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     if (nthreads < 1)
         nthreads = 1;
     struct site_priv *sp = site_priv(site);
+    unsigned spins = 0;
     pthread_mutex_lock(&sp->lock);
     struct pool *p = pool_get(site, sp, spec, nthreads);
+    while (!p->idle && p->leased >= POOL_LEASED_MAX) {
+        /* A pool with leases out is never recycled, so p stays valid. */
+        pthread_mutex_unlock(&sp->lock);
+        if (++spins < 64)
+            lf__cpu_relax();
+        else
+            sched_yield();
+        pthread_mutex_lock(&sp->lock);
+    }
     struct lf_omp_lease *l = p->idle;
     if (l)
         p->idle = l->next_idle;

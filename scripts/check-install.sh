@@ -31,46 +31,36 @@ bad=$(nm -D --defined-only "$prefix/lib/libloopfarm.so" | awk '$2 ~ /[TDBR]/ {pr
 schedules=$("$build/tests/list-schedules" 2>/dev/null || echo "static dynamic guided multi af")
 pass=0
 fail=0
-for cc in gcc clang; do
-    command -v $cc >/dev/null || continue
-    exe="$prefix/example-$cc"
-    # shellcheck disable=SC2046
-    if ! $cc -std=gnu11 -fopenmp "$top/tests/example.c" -o "$exe" $($pc --cflags --libs loopfarm); then
-        echo "FAIL: $cc could not build against the installed library"
+# sweep COMPILER FLAGS SOURCE ARGS: build SOURCE against the installed
+# library through pkg-config and run it under every schedule.
+sweep() {
+    comp=$1
+    cflags=$2
+    src=$3
+    shift 3
+    command -v "$comp" >/dev/null || return 0
+    exe="$prefix/$(basename "$src" | sed 's/\.[a-z]*$//')-$comp"
+    # shellcheck disable=SC2046,SC2086
+    if ! $comp $cflags "$top/tests/$src" -o "$exe" $($pc --cflags --libs loopfarm); then
+        echo "FAIL: $comp $cflags could not build tests/$src against the installed library"
         fail=$((fail + 1))
-        continue
+        return 0
     fi
     for s in $schedules; do
-        err=$(LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 3000 2>&1 >/dev/null)
+        err=$(LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" "$@" 2>&1 >/dev/null)
         if [ $? -eq 0 ] && [ -z "$err" ]; then
             pass=$((pass + 1))
         else
-            echo "FAIL: $cc LF_SCHEDULE=$s: $err"
+            echo "FAIL: $comp tests/$src LF_SCHEDULE=$s: $err"
             fail=$((fail + 1))
         fi
     done
-done
+}
+sweep gcc "-std=gnu11 -fopenmp" example.c 3000
+sweep clang "-std=gnu11 -fopenmp" example.c 3000
 # The same in C++17 (tests/example_cxx.cc: every iteration once, exact sums).
-for cxx in g++ clang++; do
-    command -v $cxx >/dev/null || continue
-    case $cxx in clang++) omp=-fopenmp=libomp ;; *) omp=-fopenmp ;; esac
-    exe="$prefix/example_cxx-$cxx"
-    # shellcheck disable=SC2046
-    if ! $cxx -std=c++17 $omp "$top/tests/example_cxx.cc" -o "$exe" $($pc --cflags --libs loopfarm); then
-        echo "FAIL: $cxx -std=c++17 could not build against the installed library"
-        fail=$((fail + 1))
-        continue
-    fi
-    for s in $schedules; do
-        err=$(LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 3000 2 2>&1 >/dev/null)
-        if [ $? -eq 0 ] && [ -z "$err" ]; then
-            pass=$((pass + 1))
-        else
-            echo "FAIL: $cxx LF_SCHEDULE=$s: $err"
-            fail=$((fail + 1))
-        fi
-    done
-done
+sweep g++ "-std=c++17 -fopenmp" example_cxx.cc 3000 2
+sweep clang++ "-std=c++17 -fopenmp=libomp" example_cxx.cc 3000 2
 # The README's "existing application" recipe: an unmodified OpenMP program
 # preloaded with the installed shim prints what it prints bare.
 if [ -f "$prefix/lib/libloopfarm-gomp.so" ]; then

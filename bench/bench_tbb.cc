@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -59,6 +60,9 @@ struct alignas(64) slot_tally {
 };
 
 struct team {
+    /* Taken first, finalized last (bench_tbb_stop): oneTBB's workers end
+     * and drop what they hold (an observer's proxy among it) before exit. */
+    tbb::task_scheduler_handle handle{tbb::attach{}};
     std::unique_ptr<tbb::global_control> limit;
     std::unique_ptr<tbb::task_arena> arena;
     std::unique_ptr<pinning_observer> pin;
@@ -181,6 +185,12 @@ extern "C" double bench_tbb_run(const struct bench_kernel *k, const struct bench
 
 extern "C" void bench_tbb_stop(void)
 {
-    delete the_team;
+    if (!the_team)
+        return;
+    tbb::task_scheduler_handle handle = std::move(the_team->handle);
+    delete the_team; /* the observer, the arena, the limit */
     the_team = nullptr;
+    /* Wait for the workers to end; failing that (a worker still busy) the
+     * process simply exits with them. */
+    (void)tbb::finalize(handle, std::nothrow);
 }

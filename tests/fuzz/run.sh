@@ -47,7 +47,7 @@ flags="-std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 
 # The library's objects, instrumented for coverage, built once per run.
 objs=""
-for src in "$top"/lib/policy/*.c "$top"/lib/dispatch/*.c "$top"/lib/platform/*.c \
+for src in "$top"/lib/policy/*.c "$top"/lib/exec/*.c "$top"/lib/dispatch/*.c "$top"/lib/platform/*.c \
     "$top"/lib/omp/*.c "$top"/lib/sim/*.c; do
     o=$out/obj/$(echo "${src#$top/lib/}" | tr / _ | sed 's/\.c$/.o/')
     mkdir -p "$out/obj"

@@ -163,7 +163,6 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     atomic_init(&s->next, 0);
     atomic_init(&s->done, 0);
     atomic_init(&s->calib_reports, 0);
-    atomic_init(&s->calib_claimed, 0);
     atomic_init(&s->active, P);
     if (s->trace)
         for (size_t t = 0; t < P; t++)
@@ -200,7 +199,8 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
 {
     if (!l || tid < 0 || tid >= l->P || incr == 0)
         return -EINVAL;
-    if (lf__data_check(data, lo, incr, lf_trip_count(lo, hi, incr, NULL)) != 0)
+    uint64_t n = lf_trip_count(lo, hi, incr, NULL);
+    if (lf__data_check(data, lo, incr, n) != 0)
         return -EINVAL;
     struct lf__thr *th = &l->thr[tid];
     if (th->cur)
@@ -218,7 +218,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
         if (st == fresh) {
             uint64_t expect = fresh;
             if (lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
-                slot_init(l, s, g, lf_trip_count(lo, hi, incr, NULL), lo, incr, now, data);
+                slot_init(l, s, g, n, lo, incr, now, data);
                 /* Release: publish the initialised slot to the members that join. */
                 lf__store_release(&s->state, ready);
                 break;
@@ -247,7 +247,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
         lf__loc_join(l, s, tid);
     if (lf__located(s))
         lf__stage_join(l, tid);
-    if (s->n != lf_trip_count(lo, hi, incr, NULL) || (s->n && (s->lo != lo || s->incr != incr))) {
+    if (s->n != n || (n && (s->lo != lo || s->incr != incr))) {
         /* Not this instance's bounds: the member leaves at once, so that the
          * others run the instance and the slot is recycled. */
         lf_loop_end(l, tid);

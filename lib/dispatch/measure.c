@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"

@@ -215,9 +215,8 @@ void lf__stage_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64
         lf__word_putd(&w->stage_lat_ns, beta * (double)th->k_staged / (double)th->k_all);
         lf__word_putd(&w->stage_ns_per_iter, sl * th->i_staged / th->i_all);
     }
-    int remote = th->chunk_home >= 0 && th->chunk_home != th->dom && !th->chunk_staged;
-    lf__loc_times_add(&th->times, remote, (double)busy_ns, c);
-    if (!remote) {
+    if (!lf__exec_loc_chunk_done(&th->times, th->chunk_home, th->dom, th->chunk_staged,
+                                 (double)busy_ns, c)) {
         /* Local data, or a staged copy on the member's own domain:
          * compute cost alpha + c t (seed 003 eq. 1). */
         double alpha, t;

@@ -173,6 +173,14 @@ struct lf__loc_modes lf__exec_loc_modes(const struct lf__sched *s, int homed, in
     return m;
 }
 
+int lf__exec_loc_chunk_done(struct lf__loc_times *t, int home, int self, int staged, double busy_ns,
+                            double iters)
+{
+    int remote = home >= 0 && home != self && !staged;
+    lf__loc_times_add(t, remote, busy_ns, iters);
+    return remote;
+}
+
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)
 {
     const struct lf__sched *s = x->sched;

@@ -51,8 +51,8 @@ enum lf__claim_kind {
  * LF__P_STATIC policies, a fetch-and-add of *fa_chunk iterations when the
  * policy's chunk is fixed, nothing calibrates, the chunks need no locality
  * handling (located == 0) and P + 1 overshoots of the counter cannot wrap
- * it; a CAS loop otherwise, and always under x->cap.  Calls the policy's chunk() once for the
- * fixed size. */
+ * it; a CAS loop otherwise, and always under x->cap.  Calls the policy's
+ * chunk() once for the fixed size. */
 enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int located,
                                         uint64_t *fa_chunk);
 
@@ -141,7 +141,7 @@ int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *c
 /* Publish worker w's calibration: t_i = its time per iteration over all
  * its calibration chunks (busy / iters), a_i = avail, l_i = latency_ns,
  * bm_i = bm (González-Vélez & Cole, "Adaptive statistical scheduling of
- * divisible workloads in heterogeneous systems", J. Scheduling 2010, §3.1). */
+ * divisible workloads in heterogeneous systems", J. Scheduling, 2009, §3.1). */
 void lf__exec_calib_report(const struct lf__exec *x, int w, double avail, double latency_ns,
                            double bm);
 
@@ -161,6 +161,12 @@ struct lf__loc_modes {
  * the policy is not static (a partition decides every chunk), staging when
  * stage=on and there are inputs to copy.  Neither without a home. */
 struct lf__loc_modes lf__exec_loc_modes(const struct lf__sched *s, int homed, int has_inputs);
+
+/* A worker of domain self computed a chunk of iters iterations whose data
+ * is homed on domain home (-1: no home) in busy_ns: book it in t as remote
+ * or local (a staged copy is local data).  Returns 1 when it was remote. */
+int lf__exec_loc_chunk_done(struct lf__loc_times *t, int home, int self, int staged, double busy_ns,
+                            double iters);
 
 /* ---- What a call site remembers between executions ---- */
 

@@ -27,7 +27,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -242,10 +241,7 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     while (!p->idle && p->leased >= POOL_LEASED_MAX) {
         /* A pool with leases out is never recycled, so p stays valid. */
         pthread_mutex_unlock(&sp->lock);
-        if (++spins < 64)
-            lf__cpu_relax();
-        else
-            sched_yield();
+        lf__backoff(&spins);
         pthread_mutex_lock(&sp->lock);
     }
     struct lf_omp_lease *l = p->idle;
@@ -310,10 +306,7 @@ lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, i
     }
     unsigned spins = 0;
     while (cur == MEET_BUSY) {
-        if (++spins < 64)
-            lf__cpu_relax();
-        else
-            sched_yield(); /* the leasing member may be making a handle */
+        lf__backoff(&spins); /* the leasing member may be making a handle */
         cur = lf__loadp_acquire(slot);
     }
     return cur;

@@ -359,9 +359,8 @@ static void complete(struct sim *S, int i, double t)
     r->staged_iters += c->staged ? c->size : 0;
     S->res->remote_iters += c->remote;
     S->res->staged_iters += c->staged ? c->size : 0;
-    /* As lf__loc_chunk_done: a staged copy is local data. */
-    lf__loc_times_add(&x->times, c->home >= 0 && c->home != S->pf->w[i].domain && !c->staged,
-                      (double)busy, (double)c->size);
+    lf__exec_loc_chunk_done(&x->times, c->home, S->pf->w[i].domain, c->staged, (double)busy,
+                            (double)c->size);
     S->res->chunks++;
     S->res->calib_chunks += (uint64_t)c->calib;
     if (c->end > S->res->makespan)

@@ -5,9 +5,11 @@
 #   scripts/deps.sh [--check]    --check: only report, never install
 # libtbb-dev: lf-bench's tbb: rows; clang-14, cmake, ninja-build, perl, xz-utils:
 # scripts/build-lb4omp.sh (LB4OMP, lf-bench's lb4omp: rows); clang-format: scripts/format.sh.
+# gfortran: tests/fortran; libopenmpi-dev, openmpi-bin: libloopfarm-mpi and its tests;
+# libglpk-dev: lf-plan.
 PKGS="autoconf automake libtool pkg-config make gcc g++ libhwloc-dev libpapi-dev libcunit1-dev
       gnuplot-nox clang libomp-dev libclang-rt-14-dev python3 libtbb-dev clang-14 cmake ninja-build
-      perl xz-utils clang-format"
+      perl xz-utils clang-format gfortran libopenmpi-dev openmpi-bin libglpk-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

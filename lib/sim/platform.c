@@ -39,8 +39,7 @@ static int decimal_text(const char *s, const char *end)
     return 1;
 }
 
-/* Parse a finite decimal number, also written as a fraction "a/b"; 0 or -1. */
-static int parse_num(const char *s, double *out)
+int lf__sim_num_parse(const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -130,7 +129,8 @@ int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
         if (!colon)
             goto bad;
         *colon = '\0';
-        if (parse_num(field, &t) || parse_num(colon + 1, &f) || !(t >= 0 && t <= SIM_PROF_T_MAX) ||
+        if (lf__sim_num_parse(field, &t) || lf__sim_num_parse(colon + 1, &f) ||
+            !(t >= 0 && t <= SIM_PROF_T_MAX) ||
             !(f == 0 || (f >= SIM_FACTOR_MIN && f <= SIM_FACTOR_MAX)))
             goto bad;
         if (k == 0 && t > 0)
@@ -186,7 +186,7 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
     }
     if (strcmp(key, "profile") == 0)
         return lf__sim_profile_parse(w, val, err, errlen);
-    if (parse_num(val, &v)) {
+    if (lf__sim_num_parse(val, &v)) {
         snprintf(err, errlen, "%s=%s: not a decimal number", key, val);
         return -EINVAL;
     }
@@ -266,7 +266,7 @@ static int global_line(struct lf__sim_platform *pf, char *line, int *staging_giv
             snprintf(err, errlen, "domains: give it once, before the workers");
             return -EINVAL;
         }
-        if (parse_num(val, &v) || !(v >= 1 && v <= LF__SIM_MAXDOM) || v != floor(v)) {
+        if (lf__sim_num_parse(val, &v) || !(v >= 1 && v <= LF__SIM_MAXDOM) || v != floor(v)) {
             snprintf(err, errlen, "domains %s: expected an integer from 1 to %d", val,
                      LF__SIM_MAXDOM);
             return -EINVAL;
@@ -274,7 +274,7 @@ static int global_line(struct lf__sim_platform *pf, char *line, int *staging_giv
         pf->ndom = (int)v;
     } else {
         double v;
-        if (parse_num(val, &v) || !(v >= 0 && v <= SIM_BPI_MAX)) {
+        if (lf__sim_num_parse(val, &v) || !(v >= 0 && v <= SIM_BPI_MAX)) {
             snprintf(err, errlen, "bytes_per_iter %s: expected a decimal number from 0 to 1e12",
                      val);
             return -EINVAL;
@@ -436,7 +436,7 @@ int lf__sim_platform_speeds(struct lf__sim_platform *pf, const char *list, int n
         return -ENOMEM;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         double v;
-        if (parse_num(tok, &v) || !(v >= SIM_SPEED_MIN && v <= SIM_SPEED_MAX)) {
+        if (lf__sim_num_parse(tok, &v) || !(v >= SIM_SPEED_MIN && v <= SIM_SPEED_MAX)) {
             snprintf(err, errlen,
                      "--speeds: \"%s\" is not a decimal number from 1e-9 to 1e15 (e.g. "
                      "1,0.5,1/3)",

@@ -83,6 +83,9 @@ int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, s
 /* Parse a profile "t0:f0,t1:f1,..." into w (replacing any previous one). */
 int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen);
 void lf__sim_platform_free(struct lf__sim_platform *pf);
+/* Parse a finite number as platform files write it: decimal or exponent
+ * notation, or a fraction "a/b" (no hexadecimal, inf or nan).  0, or -1. */
+int lf__sim_num_parse(const char *s, double *out);
 
 /* ---- Workload ---- */
 

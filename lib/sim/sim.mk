@@ -18,6 +18,16 @@ TESTS += tests/test_sim
 tests_test_sim_LDADD = lib/sim/libsim.la $(TEST_LIBS)
 endif
 
+# lf-plan: seed 004's LPs (lib/sim/plan.c), only where GLPK was found; its
+# test skips with one line otherwise.
+if HAVE_GLPK
+bin_PROGRAMS += bench/lf-plan
+bench_lf_plan_SOURCES = bench/lf-plan.c lib/sim/plan.c lib/sim/plan.h
+bench_lf_plan_LDADD = lib/sim/libsim.la libloopfarm-core.la $(GLPK_LIBS) -lm
+endif
+TESTS += tests/test_plan.sh
+EXTRA_DIST += tests/test_plan.sh
+
 # The command line: bad input exits 2, traces and reproducibility.
 TESTS += tests/test_sim.sh
 EXTRA_DIST += tests/test_sim.sh

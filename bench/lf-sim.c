@@ -91,7 +91,10 @@ static const char usage_text[] =
     "  --umr-mstar          print UMR's number of rounds M* (seed 003 eq. (9)) for N\n"
     "                       workers (--workers, default 5) and load W (--tasks,\n"
     "                       default 2000), S = 1: over alpha and beta at R = B/S = 5\n"
-    "                       (Fig. 5) and over R for three (alpha, beta) (Fig. 6)\n"
+    "                       (Fig. 5) and over R for three (alpha, beta) (Fig. 6);\n"
+    "                       with --speeds S, --latency (alpha), --stage-lat (beta),\n"
+    "                       --bandwidth and --bytes-per-iter (B = bandwidth /\n"
+    "                       bytes, default 1 byte) M* and chunk_0 for those values\n"
     "  --list               list the schedules\n"
     "  --help               this text\n"
     "\n"
@@ -222,7 +225,9 @@ static void umr_mstar(const char *fmt, double N, double W)
     if (!csv)
         printf("\n\nFig. 6: M against R = B/S\n%6s %14s %14s %14s\n", "R", "a=5,b=0", "a=0,b=5",
                "a=5,b=5");
-    for (int R = 5; R <= 80; R += 5) {
+    /* From R = N = 5 (theta = 1) through R = 6, where theta > 1 first caps M
+     * (chunk_0 > Delta), to 80 as in the paper. */
+    for (int R = 5; R <= 80; R += R < 8 ? 1 : R < 10 ? 2 : 5) {
         if (!csv)
             printf("%6d", R);
         for (int k = 0; k < 3; k++) {
@@ -235,6 +240,27 @@ static void umr_mstar(const char *fmt, double N, double W)
         if (!csv)
             printf("\n");
     }
+}
+
+/* M* and the plan of UMR for one homogeneous platform: N workers of speed
+ * S, compute latency alpha, staging latency beta, bandwidth B units per
+ * second (B = inf: nothing to stage), load W. */
+static void umr_mstar_one(const char *fmt, double N, double S, double alpha, double beta, double B,
+                          double W)
+{
+    int M_one;
+    double ms, c0 = lf__umr_homog_chunk(N, S, B, alpha, beta, W, 0, &ms, &M_one);
+    if (strcmp(fmt, "table") == 0)
+        printf("UMR rounds M* (seed 003 eq. (9)): N = %g, W = %g, S = %g, alpha = %g, beta = %g, "
+               "B = %g (R = B/S = %g)\n  M* = %.6g, M = %d, chunk_0 = %.6g\n",
+               N, W, S, alpha, beta, B, B / S, ms, M_one, c0);
+    else if (strcmp(fmt, "csv") == 0)
+        printf("N,W,S,alpha,beta,B,R,mstar,M,chunk0\n%g,%g,%g,%g,%g,%g,%g,%.6g,%d,%.6g\n", N, W, S,
+               alpha, beta, B, B / S, ms, M_one, c0);
+    else
+        printf("{\"N\": %g, \"W\": %g, \"S\": %g, \"alpha\": %g, \"beta\": %g, \"B\": %g, "
+               "\"R\": %g, \"mstar\": %.6g, \"M\": %d, \"chunk0\": %.6g}\n",
+               N, W, S, alpha, beta, B, B / S, ms, M_one, c0);
 }
 
 /* ---- trace ---- */
@@ -583,7 +609,30 @@ int main(int argc, char **argv)
         return 0;
     }
     if (mstar) {
-        umr_mstar(fmt, nworkers ? (double)nworkers : 5, have_tasks ? (double)tasks : 2000);
+        double N = nworkers ? (double)nworkers : 5, W = have_tasks ? (double)tasks : 2000;
+        if (platform || profile || staging || nodes)
+            die_usage("--umr-mstar takes --workers, --tasks, --speeds, --latency, --stage-lat, "
+                      "--bandwidth and --bytes-per-iter (a homogeneous platform)");
+        if (latency < 0 && stage_lat < 0 && bandwidth < 0 && !speeds && bpi < 0) {
+            umr_mstar(fmt, N, W);
+            return 0;
+        }
+        /* One point: the options describe N identical workers. */
+        double S = 1;
+        if (speeds) {
+            struct lf__sim_platform sp;
+            if (lf__sim_platform_speeds(&sp, speeds, 0, err, sizeof err))
+                die_usage("%s", err);
+            S = sp.w[0].speed;
+            for (int i = 1; i < sp.nworkers; i++)
+                if (sp.w[i].speed != S)
+                    die_usage("--umr-mstar: --speeds %s: expected one speed (the workers are "
+                              "identical)",
+                              speeds);
+            lf__sim_platform_free(&sp);
+        }
+        double B = bandwidth > 0 ? bandwidth / (bpi > 0 ? bpi : 1.0) : INFINITY;
+        umr_mstar_one(fmt, N, S, latency > 0 ? latency : 0, stage_lat > 0 ? stage_lat : 0, B, W);
         return 0;
     }
     if (!platform == !speeds)

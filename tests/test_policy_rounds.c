@@ -129,6 +129,28 @@ static void test_umr_mstar_solves_eq9(void)
     CU_ASSERT(fabs(near - ms) < 0.01 * ms);
 }
 
+static void test_umr_rounds_grow_when_theta_above_one(void)
+{
+    /* Seed 003 Fig. 6, alpha = 0, beta = 5, N = 5, W = 2000, S = 1: for
+     * every R > N the plan's rounds grow (chunk_0 > Delta), M* is at most
+     * W / (N Delta), and the curve runs from about 2 at R = 6 to about 14
+     * at R = 80, as the paper reports. */
+    for (int R = 6; R <= 80; R++) {
+        double ms, delta = R / (R - 5.0) * 25.0;
+        int M;
+        double c0 = lf__umr_homog_chunk(5, 1, R, 0, 5, 2000, 0, &ms, &M);
+        CU_ASSERT(ms <= 2000 / (5 * delta) + 1e-9);
+        CU_ASSERT(c0 >= delta - 1e-9);
+        for (int j = 1; j < M; j++)
+            CU_ASSERT(lf__umr_homog_chunk(5, 1, R, 0, 5, 2000, j, NULL, NULL) >=
+                      lf__umr_homog_chunk(5, 1, R, 0, 5, 2000, j - 1, NULL, NULL));
+        if (R == 6)
+            CU_ASSERT(abs(M - 2) <= 1);
+        if (R == 80)
+            CU_ASSERT(fabs(M - 14.0) <= 0.15 * 14);
+    }
+}
+
 static void test_umr_selects_fast_links(void)
 {
     /* Four workers on fast links, four on links 100x slower: selection
@@ -297,6 +319,7 @@ int main(void)
     static const struct lfcu_test tests[] = {
         {"umr chunks follow eq. 8's closed form", test_umr_chunks_follow_eq8_closed_form},
         {"umr M* solves eq. 9", test_umr_mstar_solves_eq9},
+        {"umr rounds grow when theta > 1 (Fig. 6)", test_umr_rounds_grow_when_theta_above_one},
         {"umr selects the fastest links", test_umr_selects_fast_links},
         {"as4dr period converges to tau", test_as4dr_period_converges_to_tau},
         {"fifo/lifo shares match Theorems 1-2", test_fifo_lifo_shares_match_theorems},

@@ -52,6 +52,18 @@ sum=$(awk -F, 'NR>1{s+=$5} END{print s}' "$tmp/t1.csv")
 "$sim" --speeds 1 --workers 3 --tasks 30 --schedule dynamic,1 --format json | grep -q '"efficiency": 1.0' ||
     bad "json efficiency"
 "$sim" --k-table --tasks 9600 --cv 1 --format csv | grep -q '^9600,1,9.169' || bad "k-table"
+# --umr-mstar uses the platform options it documents: seed 003 Fig. 6, alpha = 0,
+# beta = 5, R = 6 gives M = 2 (chunk_0 > Delta = 150); R = 80 gives 14.
+"$sim" --umr-mstar --stage-lat 5 --bandwidth 6 --format csv | grep -q '^5,2000,1,0,5,6,6,2.66667,2,' ||
+    bad "--umr-mstar --stage-lat 5 --bandwidth 6"
+"$sim" --umr-mstar --stage-lat 5 --bandwidth 80 --format csv | grep -q ',80,80,15,14,' ||
+    bad "--umr-mstar --stage-lat 5 --bandwidth 80"
+"$sim" --umr-mstar --latency 5 --bandwidth 6 --format json | grep -q '"alpha": 5' ||
+    bad "--umr-mstar --latency"
+for args in "--umr-mstar --speeds 1,2" "--umr-mstar --platform $tmp/pf" "--umr-mstar --stage-lat x"; do
+    "$sim" $args >/dev/null 2>"$tmp/err"
+    [ $? -eq 2 ] && [ -s "$tmp/err" ] || bad "lf-sim $args: expected exit 2 with a message"
+done
 
 # NUMA: 4 domains x 3 workers, all data on domain 0, staged.
 numa="--speeds 1,0.5,2 --nodes 4 --workers-per-node 3 --bytes-per-iter 64 --bandwidth 6400

@@ -160,6 +160,11 @@ int lf__umr_plan_make(struct lf__umr_plan *p, const struct lf__umr_sums *s, doub
         p->mstar = q > 0.0 ? fmin(sqrt(2.0 * W / q), mmax) : mmax;
     } else {
         p->eta = p->K / (1.0 - p->theta);
+        /* Rounds must grow (seed 003 §6.2, Fig. 6 #2: "chunk_0 must be
+         * greater than Delta"): with theta > 1 a round_0 below eta starts a
+         * decreasing series, so round0_for(M) >= eta, i.e. M eta <= W. */
+        if (p->theta > 1.0 && p->eta > 0.0)
+            mmax = fmax(1.0, fmin(mmax, W / p->eta));
         p->mstar = lf__umr_mstar(p->theta, p->eta, W, p->a, mmax);
     }
     /* The integer next to M* with the smaller Ex, among feasible ones. */

@@ -76,6 +76,26 @@ static const char usage_text[] =
     "                       home (stage: and bytes_per_iter > 0), e.g.\n"
     "                       --schedule fac2,numa=on,stage=off\n"
     "  --claim-ns NS        cost of one claim, ns (default 0)\n"
+    "protocol (doc/lf-sim.md, \"Push\"):\n"
+    "  --protocol P         pull (default: a worker claims a chunk when it is idle,\n"
+    "                       as the runtime does) or push (a master sends chunks over\n"
+    "                       one port while the workers compute; no NUMA domains)\n"
+    "  --order O            push: round-robin (default; the master serves workers\n"
+    "                       strictly in turn and waits for the next one) or\n"
+    "                       first-ready (whoever can take a chunk first)\n"
+    "  --inflight N         push: messages a worker may hold sent but not reported\n"
+    "                       back, 1 to 64 (default 2: the next chunk travels while\n"
+    "                       the current one computes)\n"
+    "  --results D          push: each computed piece returns D times its input\n"
+    "                       bytes (plus stage_lat) over the master's receive port,\n"
+    "                       and the master learns of it then (default: no results)\n"
+    "  --split T            push: send each chunk as two sub-chunks, the first T of\n"
+    "                       it (0 < T < 1); the policy hears of the chunk when the\n"
+    "                       first is computed (seed 001 eqs. 2-4)\n"
+    "  --start-delay S      worker i joins at i*S seconds (or start= per worker in\n"
+    "                       the platform file); both protocols\n"
+    "  --window A:B         also report the CPU efficiency (useful compute, latencies\n"
+    "                       excluded) inside [A, B) seconds, for streams\n"
     "output:\n"
     "  --trace FILE         per-chunk CSV: worker,seq,start,end,size (seconds;\n"
     "                       seq 0 is the calibration chunk when there is one);\n"
@@ -99,12 +119,18 @@ static const char usage_text[] =
     "  --help               this text\n"
     "\n"
     "Summary: makespan, ideal = total work / sum of speeds, efficiency =\n"
-    "ideal / makespan, chunks, and each worker's busy fraction (compute time /\n"
-    "makespan).  Bad input exits with status 2.\n"
+    "ideal / makespan, CPU efficiency = useful compute (latencies excluded) /\n"
+    "(workers x makespan) (seed 001), chunks, and each worker's busy fraction\n"
+    "(compute time / makespan).  Bad input exits with status 2.\n"
     "\n"
     "example (seed 000, Table 1):\n"
     "  lf-sim --speeds 1,1/2,1/3,1/4 --tasks 68 \\\n"
     "         --schedule multi,k=2,cal=paper,min=1 --trace t.csv\n"
+    "example (seed 001: a master pushing to 100 workers in round-robin, AS4DR's\n"
+    "sub-chunks, results returned):\n"
+    "  lf-sim --speeds 1e4,5e3 --workers 100 --bandwidth 1e8 --bytes-per-iter 1 \\\n"
+    "         --stage-lat 1e-4 --latency 1e-4 --tasks 1e8 --protocol push \\\n"
+    "         --split 0.5 --results 1 --schedule as4dr,tau=3\n"
     "example (4 NUMA nodes x 16 workers, all data on node 0, a stencil staged):\n"
     "  lf-sim --speeds 5e7 --nodes 4 --workers-per-node 16 --bytes-per-iter 64 \\\n"
     "         --bandwidth 3.2e10 --stage-lat 1e-6 --home node0 --passes 4 \\\n"
@@ -291,10 +317,26 @@ static const char *staging_name(const struct lf__sim_platform *pf)
     return pf->staging == LF__SIM_STAGE_ONEPORT ? "oneport" : "free";
 }
 
+static const char *protocol_name(const struct lf__sim_opts *o)
+{
+    static char buf[160];
+    if (o->protocol != LF__SIM_PUSH)
+        return "pull";
+    int n = snprintf(buf, sizeof buf, "push, %s, inflight %d",
+                     o->order == LF__SIM_FIRST_READY ? "first-ready" : "round-robin",
+                     o->inflight ? o->inflight : 2);
+    if (o->split > 0)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, ", split %g", o->split);
+    if (o->results >= 0)
+        snprintf(buf + n, sizeof buf - (size_t)n, ", results %g", o->results);
+    return buf;
+}
+
 static void report(const char *fmt, const struct lf__sim_platform *pf, const struct lf__sched *s,
                    const char *cost, const struct lf__sim_workload *wl,
-                   const struct lf__sim_result *r, int all)
+                   const struct lf__sim_opts *o, const struct lf__sim_result *r, int all)
 {
+    int extra = o->protocol == LF__SIM_PUSH || o->win_end > o->win_start;
     int P = r->nworkers;
     uint64_t seed = wl->seed;
     unsigned passes = wl->passes ? wl->passes : 1;
@@ -302,8 +344,9 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
     if (strcmp(fmt, "csv") == 0) {
         /* Columns are only ever appended: scripts count them from the end. */
         printf("schedule,workers,tasks,cost,seed,makespan,ideal,efficiency,chunks,calib_chunks,"
-               "worker,speed,worker_chunks,worker_iters,busy,busy_frac%s\n",
-               pf->ndom ? ",domain,numa,stage,worker_remote_iters,worker_staged_iters" : "");
+               "worker,speed,worker_chunks,worker_iters,busy,busy_frac%s%s\n",
+               pf->ndom ? ",domain,numa,stage,worker_remote_iters,worker_staged_iters" : "",
+               extra ? ",protocol,cpu_eff,window_eff,worker_useful" : "");
         for (int i = 0; i < P; i++) {
             printf("\"%s\",%d,%llu,\"%s\",%llu,%.9f,%.9f,%.6f,%llu,%llu,%d,%.9g,%llu,%llu,%.9f,"
                    "%.6f",
@@ -316,6 +359,9 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
                 printf(",%d,%d,%d,%llu,%llu", pf->w[i].domain, r->numa, r->stage,
                        (unsigned long long)r->w[i].remote_iters,
                        (unsigned long long)r->w[i].staged_iters);
+            if (extra)
+                printf(",%s,%.6f,%.6f,%.9f", o->protocol == LF__SIM_PUSH ? "push" : "pull",
+                       r->cpu_eff, r->window_eff, r->w[i].useful);
             printf("\n");
         }
         return;
@@ -337,7 +383,13 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
                    pf->ndom, lf__sim_home_name(wl->home), passes, r->numa, r->stage,
                    (unsigned long long)r->remote_iters, (unsigned long long)r->staged_iters,
                    r->staged_bytes, r->remote_bytes, r->port_busy);
-        printf(" \"per_worker\": [");
+        printf(" \"protocol\": \"%s\", \"cpu_eff\": %.6f,", protocol_name(o), r->cpu_eff);
+        if (o->win_end > o->win_start)
+            printf(" \"window\": [%.9g, %.9g], \"window_eff\": %.6f,", o->win_start, o->win_end,
+                   r->window_eff);
+        if (o->protocol == LF__SIM_PUSH)
+            printf(" \"send_busy\": %.9f, \"recv_busy\": %.9f,", r->send_busy, r->recv_busy);
+        printf("\n \"per_worker\": [");
         for (int i = 0; i < P; i++) {
             printf("%s\n  {\"worker\": %d, \"speed\": %.9g, \"chunks\": %llu, \"iters\": %llu, "
                    "\"busy\": %.9f, \"busy_frac\": %.6f, \"end\": %.9f",
@@ -370,9 +422,15 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
                (unsigned long long)r->remote_iters, 100.0 * (double)r->remote_iters / n,
                (unsigned long long)r->staged_iters, r->staged_bytes, r->remote_bytes, r->port_busy);
     }
+    printf("protocol     %s\n", protocol_name(o));
+    if (o->protocol == LF__SIM_PUSH)
+        printf("ports        send busy %.6f s, receive busy %.6f s\n", r->send_busy, r->recv_busy);
     printf("makespan     %.6f s\n", r->makespan);
     printf("ideal        %.6f s\n", r->ideal);
     printf("efficiency   %.4f\n", r->efficiency);
+    printf("cpu eff      %.6f (useful compute / workers x makespan)\n", r->cpu_eff);
+    if (o->win_end > o->win_start)
+        printf("window eff   %.6f in [%g, %g) s\n", r->window_eff, o->win_start, o->win_end);
     printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
            (unsigned long long)r->calib_chunks);
     if (r->calib_end >= 0)
@@ -434,6 +492,13 @@ int main(int argc, char **argv)
         O_CV,
         O_UMR_MSTAR,
         O_LIST,
+        O_PROTOCOL,
+        O_ORDER,
+        O_INFLIGHT,
+        O_RESULTS,
+        O_SPLIT,
+        O_START_DELAY,
+        O_WINDOW,
         O_HELP
     };
     static const struct option opts[] = {
@@ -463,6 +528,13 @@ int main(int argc, char **argv)
         {"cv", required_argument, 0, O_CV},
         {"umr-mstar", no_argument, 0, O_UMR_MSTAR},
         {"list", no_argument, 0, O_LIST},
+        {"protocol", required_argument, 0, O_PROTOCOL},
+        {"order", required_argument, 0, O_ORDER},
+        {"inflight", required_argument, 0, O_INFLIGHT},
+        {"results", required_argument, 0, O_RESULTS},
+        {"split", required_argument, 0, O_SPLIT},
+        {"start-delay", required_argument, 0, O_START_DELAY},
+        {"window", required_argument, 0, O_WINDOW},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
@@ -474,6 +546,9 @@ int main(int argc, char **argv)
     double cvs[32] = {0, 0.2, 0.4, 0.6, 0.8, 1.0};
     int ncv = 6;
     int have_tasks = 0, per_worker = 0, timing = 0, ktable = 0, mstar = 0, c;
+    struct lf__sim_opts o = {.results = -1};
+    const char *push_opt = NULL; /* a push-only option given */
+    double start_delay = -1;
     char err[1024];
 
     opterr = 0;
@@ -569,6 +644,53 @@ int main(int argc, char **argv)
         case O_UMR_MSTAR:
             mstar = 1;
             break;
+        case O_PROTOCOL:
+            if (strcmp(optarg, "pull") && strcmp(optarg, "push"))
+                die_usage("--protocol %s: expected pull or push", optarg);
+            o.protocol = strcmp(optarg, "push") == 0 ? LF__SIM_PUSH : LF__SIM_PULL;
+            break;
+        case O_ORDER:
+            if (strcmp(optarg, "round-robin") && strcmp(optarg, "first-ready"))
+                die_usage("--order %s: expected round-robin or first-ready", optarg);
+            o.order =
+                strcmp(optarg, "first-ready") == 0 ? LF__SIM_FIRST_READY : LF__SIM_ROUND_ROBIN;
+            push_opt = "--order";
+            break;
+        case O_INFLIGHT:
+            o.inflight = (int)opt_u64("--inflight", optarg);
+            if (o.inflight < 1 || o.inflight > LF__SIM_MAX_INFLIGHT)
+                die_usage("--inflight %s: expected 1 to %d messages", optarg, LF__SIM_MAX_INFLIGHT);
+            push_opt = "--inflight";
+            break;
+        case O_RESULTS:
+            o.results = opt_double("--results", optarg, 0);
+            if (o.results > 1e6)
+                die_usage("--results %s: expected 0 to 1e6 (result bytes per input byte)", optarg);
+            push_opt = "--results";
+            break;
+        case O_SPLIT:
+            o.split = opt_double("--split", optarg, 0);
+            if (!(o.split > 0 && o.split < 1))
+                die_usage("--split %s: expected a share strictly between 0 and 1", optarg);
+            push_opt = "--split";
+            break;
+        case O_START_DELAY:
+            start_delay = opt_double("--start-delay", optarg, 0);
+            if (start_delay > 1e6)
+                die_usage("--start-delay %s: expected 0 to 1e6 seconds", optarg);
+            break;
+        case O_WINDOW: {
+            char *end;
+            errno = 0;
+            o.win_start = strtod(optarg, &end);
+            if (errno || end == optarg || *end != ':' || !(o.win_start >= 0))
+                die_usage("--window %s: expected A:B, 0 <= A < B seconds", optarg);
+            const char *b = end + 1;
+            o.win_end = strtod(b, &end);
+            if (errno || end == b || *end || !(o.win_end > o.win_start) || !isfinite(o.win_end))
+                die_usage("--window %s: expected A:B, 0 <= A < B seconds", optarg);
+            break;
+        }
         case O_CV: {
             char *save = NULL, buf[512];
             snprintf(buf, sizeof buf, "%s", optarg);
@@ -669,6 +791,11 @@ int main(int argc, char **argv)
             die_usage("--nodes: %s", err);
         pf.staging = LF__SIM_STAGE_ONEPORT; /* one transfer at a time per domain */
     }
+    if (push_opt && o.protocol != LF__SIM_PUSH)
+        die_usage("%s is an option of the push protocol (add --protocol push)", push_opt);
+    if (o.protocol == LF__SIM_PUSH && (pf.ndom || nodes))
+        die_usage("--protocol push models one master without NUMA domains (drop --nodes or "
+                  "the 'domains' line)");
     if (!pf.ndom && (home || passes))
         die_usage("%s needs NUMA domains (--nodes N, or a 'domains N' line in the platform)",
                   home ? "--home" : "--passes");
@@ -682,6 +809,8 @@ int main(int argc, char **argv)
             w->bandwidth = bandwidth;
         if (profile && lf__sim_profile_parse(w, profile, err, sizeof err))
             die_usage("--profile: %s", err);
+        if (start_delay >= 0)
+            w->start = start_delay * i;
     }
     if (bpi >= 0)
         pf.bytes_per_iter = bpi;
@@ -707,8 +836,9 @@ int main(int argc, char **argv)
         setvbuf(tr.f, NULL, _IOFBF, 1 << 20);
         fprintf(tr.f, "worker,seq,start,end,size%s\n", tr.numa ? ",lo,home,remote,staged" : "");
     }
-    struct lf__sim_opts o = {
-        .claim_ns = claim_ns, .on_chunk = tr.f ? trace_chunk : NULL, .ctx = &tr};
+    o.claim_ns = claim_ns;
+    o.on_chunk = tr.f ? trace_chunk : NULL;
+    o.ctx = &tr;
     struct lf__sim_result res;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     rc = lf__sim_run(&pf, &sched, &wl, &o, &res, err, sizeof err);
@@ -722,7 +852,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "lf-sim: %s\n", err);
         return 1;
     }
-    report(fmt, &pf, &sched, cost, &wl, &res, per_worker);
+    report(fmt, &pf, &sched, cost, &wl, &o, &res, per_worker);
     if (timing)
         fprintf(stderr, "lf-sim: workload set-up %.3f s, simulation %.3f s (%llu events)\n",
                 (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),

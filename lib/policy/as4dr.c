@@ -29,13 +29,17 @@
  *    latency per round instead of two: sigma -> tau when tau >= f' (the
  *    paper's tau >= 2 f_w suffices).
  *  - adapt=off is the paper's Baseline: every round is round 1's size.
- * Sub-chunks (eqs. 2-4).  The executor hands a worker one range per claim
- * and a worker claims only when idle, so splitting a chunk in two would buy
- * no overlap; sigma is measured on the whole chunk instead of extrapolated
- * from the first sub-chunk (eq. 4), which is the quantity eq. (4) estimates.
- * The start-up delays d_w (eq. 8) cannot be expressed either (a policy
- * cannot hold a worker back); the one-port executor staggers the first
- * stagings by itself.
+ * Push (view.overlap: lf-sim --protocol push, a master that sends the next
+ * chunk while the current one computes).  Then a period is the chunk's
+ * compute: round 1 is eq. (13) itself, (tau - k f_w) / t_w with k compute
+ * latencies f_w (k = 2 with sub-chunks), and sigma is the compute time the
+ * executor records, eq. (5); with sub-chunks (view.split) the executor
+ * splits each chunk (eqs. 2-3) and records eq. (4)'s extrapolation from
+ * the first one, so the next chunk is sized while the second computes.
+ * Pull (the runtime, lf-sim's default): a worker claims only when idle, so
+ * splitting would buy no overlap; sigma is the measured period.  The
+ * start-up delays d_w (eq. 8) are the executor's (lf-sim --start-delay);
+ * a one-port pull executor staggers the first stagings by itself.
  *
  * tau.  tau=<seconds> or tau_ns=<ns>.  Otherwise (documented default) tau =
  * max(100 f'_max, 20 us): latencies cost at most ~1% of a period, and a
@@ -43,7 +47,10 @@
  * one-port platform, at least the CIP bound of eq. (18) with d_w the
  * staging time of w's first chunk (times 1 + lambda, lambda=<x>, default 0):
  * tau >= (1+lambda) sum_w (beta_w + (tau - f'_w)/(t_w + s_w) s_w), solved for
- * tau in closed form (the paper's loop with an infinitesimal step).  When
+ * tau in closed form (the paper's loop with an infinitesimal step); under
+ * push, with eq. (13)'s chunk and each piece's send latency:
+ * tau >= (1+lambda) sum_w (k beta_w + (tau - k f_w)/t_w s_w).  On seed 001's
+ * Table I with sub-chunks and lambda = 5 this gives the paper's tau = 3 s.  When
  * the port cannot serve every worker once per period whatever tau is, the
  * bound is dropped.
  *
@@ -118,6 +125,22 @@ static double t_of(const struct as4dr *st, const struct lf__view *v, int j)
     return t > 0.0 ? t : st->tmean;
 }
 
+/* Messages per chunk: 2 when the executor sends sub-chunks (eq. 2). */
+static double pieces(const struct lf__view *v)
+{
+    return v->split > 0.0 ? 2.0 : 1.0;
+}
+
+/* The per-chunk overhead f'_w a period pays: with a master that overlaps,
+ * only the compute latency of each piece (eq. 5: sigma = alpha/F + 2 f);
+ * otherwise staging and claim too (lf__rounds_overhead). */
+static double overhead(const struct lf__view *v, int w)
+{
+    if (v->overlap)
+        return pieces(v) * lf__word_getd(&v->w[w].comp_lat_ns);
+    return lf__rounds_overhead(v, w);
+}
+
 /* Fix tau (see the header) and the team's speed sum. */
 static void as4dr_calibrated(void *state, const struct lf__view *v, uint64_t r)
 {
@@ -142,14 +165,20 @@ static void as4dr_calibrated(void *state, const struct lf__view *v, uint64_t r)
         if (st->tau < TAU_FLOOR_NS)
             st->tau = TAU_FLOOR_NS;
         if (v->one_port) {
-            /* eq. (18) with eq. (13): tau (1 - L sum q_w) >= L sum (beta_w - q_w f_w),
-             * q_w = s_w / (t_w + s_w), L = 1 + lambda. */
-            double L = 1.0 + st->lambda, q = 0.0, rhs = 0.0;
+            /* eq. (18) with eq. (13): tau (1 - L sum q_w) >= L sum (k beta_w - q_w f_w),
+             * L = 1 + lambda.  A master that overlaps (v->overlap) sends
+             * alpha_w = (tau - k f_w) / t_w in k pieces (k = 2 with
+             * sub-chunks: eq. (8)'s d_w counts both sends, each with its
+             * latency beta_w), so q_w = s_w / t_w and f_w is k compute
+             * latencies; otherwise a period is staging plus compute, q_w =
+             * s_w / (t_w + s_w), f_w the whole overhead and k = 1. */
+            double L = 1.0 + st->lambda, q = 0.0, rhs = 0.0, k = pieces(v);
             for (int j = 0; j < P; j++) {
-                double s = lf__word_getd(&v->w[j].stage_ns_per_iter);
-                double qw = s / (t_of(st, v, j) + s);
+                double s = lf__word_getd(&v->w[j].stage_ns_per_iter), t = t_of(st, v, j);
+                double qw = v->overlap ? s / t : s / (t + s);
                 q += qw;
-                rhs += lf__word_getd(&v->w[j].stage_lat_ns) - qw * lf__rounds_overhead(v, j);
+                rhs += (v->overlap ? k : 1.0) * lf__word_getd(&v->w[j].stage_lat_ns) -
+                       qw * overhead(v, j);
             }
             double coef = 1.0 - L * q;
             if (coef > 0.0 && L * rhs / coef > st->tau)
@@ -175,12 +204,16 @@ static uint64_t as4dr_chunk(const void *state, const struct lf__view *v, int w, 
         return lf__div_ceil(r, 2 * (uint64_t)v->nworkers);
     double tw = t_of(st, v, w), sw = lf__word_getd(&v->w[w].stage_ns_per_iter);
     /* Round 1: CIP's alpha_w (eq. 13), perturbed by eq. (20). */
-    double c = (st->tau - lf__rounds_overhead(v, w)) / (tw + sw);
+    double c = (st->tau - overhead(v, w)) / (v->overlap ? tw : tw + sw);
     if (!(c >= 1.0))
         c = 1.0;
     c *= 1.0 + sign_of(w) * st->iota;
     if (st->adapt && lf__rounds_done(v, w) > 0) {
-        double sigma = lf__word_getd(&v->w[w].pol[LF__RP_PERIOD]);
+        /* sigma: the chunk's compute (eq. 5; with sub-chunks the executor
+         * records eq. 4's extrapolation) when staging overlaps it, else the
+         * measured period. */
+        double sigma = v->overlap ? (double)lf__word_get(&v->w[w].last_ns)
+                                  : lf__word_getd(&v->w[w].pol[LF__RP_PERIOD]);
         uint64_t last = lf__word_get(&v->w[w].last_iters);
         if (sigma > 0.0 && last > 0)
             c = (double)last * st->tau / sigma; /* eq. (1) */

@@ -134,6 +134,15 @@ struct lf__view {
     double claim_ns;            /* measured cost of one claim, 0 if unknown */
     int calibrated_from_memory; /* calibration values came from the call site's memory */
     int one_port;               /* stagings are served one at a time (seed 003 §3.2) */
+    /* A master that pushes chunks (lf-sim --protocol push): overlap is 1 when
+     * a worker receives its next chunk while it computes, so a chunk's
+     * period is its compute time, not staging plus compute; split is the
+     * share of a chunk sent as its first sub-chunk (seed 001 eq. 3), whose
+     * compute time, extrapolated by eq. 4, is what the worker's statistics
+     * record when it ends (0: whole chunks).  Both 0 for executors that
+     * hand out work on request (the dispatcher). */
+    int overlap;
+    double split;
 };
 
 /* Time per iteration of worker j as last measured, in ns (0 if nothing yet). */

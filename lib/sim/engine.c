@@ -24,45 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/exec.h"
-#include "policy/locality.h"
-#include "sim/sim.h"
-
-/* W_READY: released from a wait, its claim event is queued. */
-enum { W_IDLE, W_BUSY, W_WAIT, W_READY, W_DONE };
-
-/* What the engine keeps per worker beside its lf__wstat slot. */
-struct wsim {
-    int state;       /* W_* */
-    int cal_pending; /* still calibrating: its current chunk may report */
-    int seg;         /* current segment of the speed profile */
-    uint64_t cal_size;
-    uint64_t seq;    /* chunks claimed so far */
-    uint64_t k;      /* LF__P_STATIC: index of the next partition() call */
-    double prev_end; /* end of its previous chunk (0 at loop entry) */
-    /* Domains: compute ns and iterations of its local or staged chunks and
-     * of its unstaged remote ones (by the chunk's home), for t_local and x. */
-    struct lf__loc_times times;
-    struct lf__sim_chunk cur;
-};
-
-struct ev {
-    double t;
-    int w;
-};
-
-/* Min-heap of (t, w): strict order on both keys. */
-struct heap {
-    struct ev *a;
-    int n;
-};
+#include "sim/engine.h"
 
 static int ev_less(struct ev x, struct ev y)
 {
-    return x.t < y.t || (x.t == y.t && x.w < y.w);
+    return x.t < y.t || (x.t == y.t && (x.kind < y.kind || (x.kind == y.kind && x.w < y.w)));
 }
 
-static void heap_push(struct heap *h, struct ev e)
+void lf__sim_heap_push(struct heap *h, struct ev e)
 {
     int i = h->n++;
     while (i > 0) {
@@ -75,7 +44,7 @@ static void heap_push(struct heap *h, struct ev e)
     h->a[i] = e;
 }
 
-static struct ev heap_pop(struct heap *h)
+struct ev lf__sim_heap_pop(struct heap *h)
 {
     struct ev top = h->a[0], last = h->a[--h->n];
     int i = 0;
@@ -94,42 +63,6 @@ static struct ev heap_pop(struct heap *h)
         h->a[i] = last;
     return top;
 }
-
-/* The state of one run. */
-struct sim {
-    const struct lf__sim_platform *pf;
-    const struct lf__policy *pol;
-    const struct lf__sched *sched;
-    const struct lf__sim_workload *wl;
-    const struct lf__sim_opts *o;
-    struct lf__sim_result *res;
-    void *pstate;
-    struct lf__view view;
-    struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
-    struct wsim *ws;
-    struct heap h;
-    uint64_t n, next;    /* trip count; shared counter (iterations claimed) */
-    uint64_t static_sum; /* LF__P_STATIC: iterations partition() handed out */
-    int calibrating;     /* team in the calibration phase */
-    int nreported;       /* workers whose calibration is in */
-    int active;          /* workers not done nor stopped (LF__P_MAYSTOP) */
-    double port_free;    /* one-port staging: when the master's port is free */
-    double claim_s;
-    double max_speed;
-    uint64_t left;  /* iterations not yet claimed (shared counter or ranges) */
-    uint64_t order; /* claims so far */
-    /* Domains (D = 0: none). */
-    int D;
-    int homed;       /* >= 2 domains and a blocked placement: the runtime knows the home */
-    int loc, stage;  /* numa=on, stage=on in force */
-    int home;        /* LF__SIM_HOME_* */
-    unsigned passes; /* reads of a remote input without staging */
-    uint64_t page;   /* LF__SIM_HOME_INTERLEAVE: iterations per page */
-    uint64_t hlo[LF__SIM_MAXDOM], hhi[LF__SIM_MAXDOM]; /* blocked homes: [hlo, hhi) */
-    uint64_t rem[LF__SIM_MAXDOM]; /* numa on: unclaimed iterations of each range */
-    int owners[LF__SIM_MAXDOM];   /* workers of each domain */
-    double port[LF__SIM_MAXDOM];  /* when each domain's port is free */
-};
 
 /* Iterations of [0, x) that an interleaved placement puts on domain d. */
 static uint64_t interleave_below(const struct sim *S, int d, uint64_t x)
@@ -194,10 +127,7 @@ static double remote_share(const struct sim *S, int i, const double *dom_speed, 
     return f > 0.0 ? f : 0.0;
 }
 
-/* Time at which worker i, starting compute work at t0, has done work units of
- * it under its speed profile (segments are walked forward only: a worker's
- * own times never decrease). */
-static double work_end(struct sim *S, int i, double t0, double work)
+double lf__sim_work_end(struct sim *S, int i, double t0, double work)
 {
     const struct lf__sim_worker *w = &S->pf->w[i];
     if (w->nseg == 0)
@@ -218,7 +148,7 @@ static double work_end(struct sim *S, int i, double t0, double work)
     }
 }
 
-static uint64_t to_ns(double s)
+uint64_t lf__sim_to_ns(double s)
 {
     double ns = s * 1e9;
     return ns < 1.0 ? 1 : ns > 1.8e19 ? UINT64_MAX : (uint64_t)llround(ns);
@@ -307,7 +237,7 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
             S->port_free = te;
     }
     /* seed 003 eq. (1): Tcomp = alpha + size/S, with size in units of work */
-    double end = work_end(S, i, tc + w->latency, lf__sim_work(S->wl, lo, lo + c));
+    double end = lf__sim_work_end(S, i, tc + w->latency, lf__sim_work(S->wl, lo, lo + c));
     /* Like the dispatcher: the phase at claim time decides the calib flag. */
     x->cur = (struct lf__sim_chunk){.worker = i,
                                     .calib = S->calibrating,
@@ -323,13 +253,13 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
                                     .staged = staged};
     x->state = W_BUSY;
     lf__exec_chunk_begin(&S->ex, i, t * 1e9, c);
-    heap_push(&S->h, (struct ev){end, i});
+    lf__sim_heap_push(&S->h, (struct ev){.t = end, .w = i});
 }
 
 /* Worker i's calibration is in (seed 000 §3.1, times only): the model's
  * availability is 1, its latency the staging latency, its performance
  * figure its speed relative to the fastest. */
-static void report(struct sim *S, int i)
+void lf__sim_calib_report(struct sim *S, int i)
 {
     lf__exec_calib_report(&S->ex, i, 1.0, lf__word_getd(&S->view.w[i].stage_lat_ns),
                           S->pf->w[i].speed / S->max_speed);
@@ -337,19 +267,29 @@ static void report(struct sim *S, int i)
     S->nreported++;
 }
 
-/* Worker i's chunk ends at t: record it as the dispatcher would. */
-static void complete(struct sim *S, int i, double t)
+int lf__sim_calib_done(struct sim *S, double t)
 {
-    struct wsim *x = &S->ws[i];
-    struct lf__sim_chunk *c = &x->cur;
+    if (!S->calibrating || S->nreported != S->view.nworkers)
+        return 0;
+    S->calibrating = 0;
+    S->res->calib_end = t;
+    lf__exec_calib_end(&S->ex, S->left);
+    return 1;
+}
+
+void lf__sim_window(struct sim *S, double t0, double t1)
+{
+    double a = S->o ? S->o->win_start : 0, b = S->o ? S->o->win_end : 0;
+    if (b > a && t1 > a && t0 < b)
+        S->res->window_eff += (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
+}
+
+void lf__sim_record(struct sim *S, int i, const struct lf__sim_chunk *c, double busy_s,
+                    double useful_s)
+{
     struct lf__sim_wres *r = &S->res->w[i];
-    double busy_s = c->end - c->stage_end;
-    uint64_t busy = to_ns(busy_s), total = to_ns(c->end - x->prev_end);
-    if (total < busy)
-        total = busy;
-    int reported = lf__exec_chunk_done(&S->ex, i, c->size, busy, total, c->calib,
-                                       S->calibrating && x->cal_pending, &x->cal_size);
     r->busy += busy_s;
+    r->useful += useful_s;
     r->stage += c->stage_end - c->start;
     r->end = c->end;
     r->chunks++;
@@ -359,33 +299,62 @@ static void complete(struct sim *S, int i, double t)
     r->staged_iters += c->staged ? c->size : 0;
     S->res->remote_iters += c->remote;
     S->res->staged_iters += c->staged ? c->size : 0;
-    lf__exec_loc_chunk_done(&x->times, c->home, S->pf->w[i].domain, c->staged, (double)busy,
-                            (double)c->size);
     S->res->chunks++;
     S->res->calib_chunks += (uint64_t)c->calib;
     if (c->end > S->res->makespan)
         S->res->makespan = c->end;
     if (S->o && S->o->on_chunk)
         S->o->on_chunk(S->o->ctx, c);
+}
+
+/* Worker i's chunk ends at t: record it as the dispatcher would. */
+static void complete(struct sim *S, int i, double t)
+{
+    struct wsim *x = &S->ws[i];
+    struct lf__sim_chunk *c = &x->cur;
+    double busy_s = c->end - c->stage_end, lat = S->pf->w[i].latency;
+    uint64_t busy = lf__sim_to_ns(busy_s), total = lf__sim_to_ns(c->end - x->prev_end);
+    if (total < busy)
+        total = busy;
+    int reported = lf__exec_chunk_done(&S->ex, i, c->size, busy, total, c->calib,
+                                       S->calibrating && x->cal_pending, &x->cal_size);
+    lf__exec_loc_chunk_done(&x->times, c->home, S->pf->w[i].domain, c->staged, (double)busy,
+                            (double)c->size);
+    double u0 = c->stage_end + lat < c->end ? c->stage_end + lat : c->end;
+    lf__sim_window(S, u0, c->end);
+    lf__sim_record(S, i, c, busy_s, c->end - u0);
     x->prev_end = t;
     x->state = W_IDLE;
     if (reported)
-        report(S, i);
-    if (S->calibrating && S->nreported == S->view.nworkers) {
-        S->calibrating = 0;
-        S->res->calib_end = t;
-        lf__exec_calib_end(&S->ex, S->left);
-        if (S->sched->cal_paper) {
-            /* Everyone waited: the whole team claims now, in index order
-             * (the heap's tie rule), this worker included. */
-            x->state = W_WAIT;
-            for (int j = 0; j < S->view.nworkers; j++)
-                if (S->ws[j].state == W_WAIT) {
-                    S->ws[j].state = W_READY;
-                    heap_push(&S->h, (struct ev){t, j});
-                }
-        }
+        lf__sim_calib_report(S, i);
+    if (lf__sim_calib_done(S, t) && S->sched->cal_paper) {
+        /* Everyone waited: the whole team claims now, in index order
+         * (the heap's tie rule), this worker included. */
+        x->state = W_WAIT;
+        for (int j = 0; j < S->view.nworkers; j++)
+            if (S->ws[j].state == W_WAIT) {
+                S->ws[j].state = W_READY;
+                lf__sim_heap_push(&S->h, (struct ev){.t = t, .w = j});
+            }
     }
+}
+
+int lf__sim_partition(struct sim *S, int i, uint64_t *lo, uint64_t *c, char *err, size_t errlen)
+{
+    struct wsim *x = &S->ws[i];
+    *c = S->pol->partition(S->pstate, &S->view, i, x->k++, lo);
+    if (*c == 0)
+        return 0;
+    if (*lo >= S->n || *c > S->n - *lo || *c > S->n - S->static_sum) {
+        snprintf(err, errlen,
+                 "%s: partition gave worker %d chunk %llu = [%llu, +%llu) outside [0, %llu) "
+                 "or beyond the trip count in all",
+                 S->pol->name, i, (unsigned long long)(x->k - 1), (unsigned long long)*lo,
+                 (unsigned long long)*c, (unsigned long long)S->n);
+        return -EPROTO;
+    }
+    S->static_sum += *c;
+    return 1;
 }
 
 /* Worker i is idle at t: claim its next chunk, wait, or stop. */
@@ -394,21 +363,14 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
     struct wsim *x = &S->ws[i];
     uint64_t lo, c;
     if (S->pol->flags & LF__P_STATIC) {
-        c = S->pol->partition(S->pstate, &S->view, i, x->k++, &lo);
-        if (c == 0) {
+        int rc = lf__sim_partition(S, i, &lo, &c, err, errlen);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
             x->state = W_DONE;
             S->active--;
             return 0;
         }
-        if (lo >= S->n || c > S->n - lo || c > S->n - S->static_sum) {
-            snprintf(err, errlen,
-                     "%s: partition gave worker %d chunk %llu = [%llu, +%llu) outside [0, %llu) "
-                     "or beyond the trip count in all",
-                     S->pol->name, i, (unsigned long long)(x->k - 1), (unsigned long long)lo,
-                     (unsigned long long)c, (unsigned long long)S->n);
-            return -EPROTO;
-        }
-        S->static_sum += c;
         start_chunk(S, i, t, lo, c, -1);
         return 0;
     }
@@ -474,6 +436,21 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
                      pf->ndom - 1);
             return -EINVAL;
         }
+    int push = o && o->protocol == LF__SIM_PUSH;
+    if (push && pf->ndom > 0) {
+        snprintf(err, errlen,
+                 "the push protocol models one master without NUMA domains; use "
+                 "the pull protocol on a platform with domains");
+        return -EINVAL;
+    }
+    if (push && (o->inflight < 0 || o->inflight > LF__SIM_MAX_INFLIGHT || !(o->split >= 0) ||
+                 o->split >= 1 || o->order < 0 || o->order > LF__SIM_FIRST_READY)) {
+        snprintf(err, errlen,
+                 "push: inflight 1 to %d, split 0 (whole chunks) or in (0, 1), order "
+                 "round-robin or first-ready",
+                 LF__SIM_MAX_INFLIGHT);
+        return -EINVAL;
+    }
     res->nworkers = P;
     res->tasks = wl->tasks;
     res->calib_end = -1;
@@ -503,9 +480,17 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.pstate = pstate; /* lf__exec_start copies the template: it stays untouched */
     res->w = calloc((size_t)P, sizeof *res->w);
     S.ws = calloc((size_t)P, sizeof *S.ws);
-    S.h.a = malloc((size_t)P * sizeof *S.h.a);
+    int inflight = push ? (o->inflight ? o->inflight : 2) : 0;
+    S.cap = inflight + 1;
+    /* Push: each worker has at most one compute event and S.cap result
+     * arrivals queued, the master one port event. */
+    S.h.a = malloc((size_t)P * (size_t)(push ? 2 * S.cap + 2 : 1) * sizeof *S.h.a + sizeof *S.h.a);
+    if (push) {
+        S.ready.a = malloc((size_t)P * 2 * sizeof *S.ready.a);
+        S.rings = calloc((size_t)P * (size_t)S.cap, sizeof *S.rings);
+    }
     S.view.w = aligned_alloc(_Alignof(struct lf__wstat), (size_t)P * sizeof *S.view.w);
-    if (!res->w || !S.ws || !S.h.a || !S.view.w) {
+    if (!res->w || !S.ws || !S.h.a || !S.view.w || (push && (!S.ready.a || !S.rings))) {
         snprintf(err, errlen, "out of memory for %d workers", P);
         rc = -ENOMEM;
         goto out;
@@ -516,6 +501,11 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.view.claim_ns = o ? o->claim_ns : 0;
     S.view.calibrated_from_memory = 0;
     S.view.one_port = pf->staging == LF__SIM_STAGE_ONEPORT && (S.D == 0 || S.stage);
+    if (push) {
+        S.view.one_port = 1; /* the master sends one message at a time */
+        S.view.split = o->split;
+        S.view.overlap = inflight >= 2 || o->split > 0;
+    }
     S.active = P;
     double sum_speed = 0, dom_speed[LF__SIM_MAXDOM] = {0};
     for (int i = 0; i < P; i++) {
@@ -541,13 +531,20 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
                           share * pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
         S.ws[i].cal_size = 1;
         S.ws[i].cal_pending = 1;
-        /* Equal times in index order: already a valid heap. */
-        S.h.a[S.h.n++] = (struct ev){0.0, i};
+        S.ws[i].prev_end = S.ws[i].prev_note = pf->w[i].start;
+        S.ws[i].ring = S.rings ? S.rings + (size_t)i * (size_t)S.cap : NULL;
+        /* A worker arrives at its start time (0: loop entry, in index order). */
+        lf__sim_heap_push(&S.h, (struct ev){.t = pf->w[i].start, .w = i});
     }
     S.ex = (struct lf__exec){.sched = s, .pstate = S.pstate, .view = &S.view};
     S.calibrating = lf__exec_start(&S.ex, NULL, NULL);
-    while (S.h.n) {
-        struct ev e = heap_pop(&S.h);
+    if (push) {
+        rc = lf__sim_push_run(&S, err, errlen);
+        if (rc)
+            goto out;
+    }
+    while (!push && S.h.n) {
+        struct ev e = lf__sim_heap_pop(&S.h);
         res->events++;
         struct wsim *x = &S.ws[e.w];
         /* W_IDLE at loop entry; W_READY when released from the paper's wait */
@@ -568,9 +565,17 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     res->total_work = wl->total;
     res->ideal = sum_speed > 0 ? wl->total / sum_speed : 0;
     res->efficiency = res->makespan > 0 ? res->ideal / res->makespan : 1.0;
+    double useful = 0;
+    for (int i = 0; i < P; i++)
+        useful += res->w[i].useful;
+    res->cpu_eff = res->makespan > 0 ? useful / ((double)P * res->makespan) : 1.0;
+    if (o && o->win_end > o->win_start)
+        res->window_eff /= (double)P * (o->win_end - o->win_start);
 out:
     free(S.ws);
     free(S.h.a);
+    free(S.ready.a);
+    free(S.rings);
     free(S.view.w);
     if (rc) {
         free(res->w);

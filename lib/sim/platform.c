@@ -159,7 +159,7 @@ bad:
 
 /* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
 static const char *const worker_keys[] = {"profile",   "speed", "latency", "stage_lat",
-                                          "bandwidth", "count", "domain"};
+                                          "bandwidth", "count", "domain",  "start"};
 
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
  * *has_domain is set by domain= (checked against ndom domains); *seen
@@ -198,6 +198,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         w->stage_lat = v;
     else if (strcmp(key, "bandwidth") == 0 && (v == 0 || (v >= SIM_BW_MIN && v <= SIM_BW_MAX)))
         w->bandwidth = v;
+    else if (strcmp(key, "start") == 0 && v >= 0 && v <= SIM_PROF_T_MAX)
+        w->start = v;
     else if (strcmp(key, "count") == 0 && v >= 1 && v <= SIM_MAX_WORKERS && v == floor(v))
         *count = (long)v;
     else if (strcmp(key, "domain") == 0) {
@@ -216,8 +218,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         snprintf(err, errlen,
                  "%s=%s: accepted keys: speed=1e-9..1e15, latency=0..1e6, stage_lat=0..1e6 "
                  "(seconds), bandwidth=0 (unlimited) or 1e-3..1e18, count=1..%d, "
-                 "profile=t0:f0,..., domain=0..N-1",
-                 key, val, SIM_MAX_WORKERS);
+                 "profile=t0:f0,..., domain=0..N-1, start=0..%g (seconds)",
+                 key, val, SIM_MAX_WORKERS, SIM_PROF_T_MAX);
         return -EINVAL;
     }
     return 0;

@@ -45,7 +45,8 @@ struct lf__sim_worker {
     double bandwidth; /* B_i: staging rate, bytes per second; 0 = unlimited */
     int nseg;         /* speed profile, sorted by t, first t == 0; nseg 0 = constant */
     struct lf__sim_seg *prof;
-    int domain; /* NUMA domain, 0 .. ndom-1 (platforms with domains only) */
+    int domain;   /* NUMA domain, 0 .. ndom-1 (platforms with domains only) */
+    double start; /* joins the loop at this time, seconds (a start-up delay; 0) */
 };
 
 enum { LF__SIM_STAGE_FREE = 0, LF__SIM_STAGE_ONEPORT = 1 };
@@ -168,17 +169,49 @@ struct lf__sim_xfer {
     int pad_; /* 0: no padding bytes, for memcmp */
 };
 
+/* How work reaches the workers. */
+enum {
+    LF__SIM_PULL = 0, /* a worker claims its next chunk when it is idle (the runtime's rule) */
+    LF__SIM_PUSH =
+        1, /* a master sends chunks over one port while workers compute (seeds 001-004) */
+};
+/* Push: most messages a worker may hold (--inflight). */
+#define LF__SIM_MAX_INFLIGHT 64
+/* Push: the order in which the master serves the workers that may take a chunk. */
+enum {
+    LF__SIM_ROUND_ROBIN = 0, /* strictly in index order: the master waits for the next one's turn */
+    LF__SIM_FIRST_READY = 1, /* whoever could take a chunk first (ties: lower index) */
+};
+
 struct lf__sim_opts {
     double claim_ns; /* cost of one claim, added to the worker's time; also view.claim_ns */
+    /* The master-worker protocol (doc/lf-sim.md, "Push"): pull (0, default)
+     * or push.  Push only, no NUMA domains: order (LF__SIM_*), inflight (a
+     * worker holds at most this many messages sent but not computed, >= 1;
+     * 0 = 2), results (< 0: no result messages; else each computed piece
+     * returns results * its input bytes, plus stage_lat, over the master's
+     * receive port, and the master learns of the piece when they arrive),
+     * split (0: whole chunks; else a chunk of c >= 2 goes as two sub-chunks,
+     * the first round(split c) iterations, and the policy hears of the
+     * chunk when the first one is computed, seed 001 eqs. 2-4). */
+    int protocol;
+    int order;
+    int inflight;
+    double results;
+    double split;
+    /* Efficiency over [win_start, win_end) seconds, for streams of unknown
+     * size (win_end <= win_start: none). */
+    double win_start, win_end;
     void (*on_chunk)(void *ctx, const struct lf__sim_chunk *c); /* optional, in time order */
     void *ctx;
     void (*on_xfer)(void *ctx, const struct lf__sim_xfer *x); /* optional, in claim order */
 };
 
 struct lf__sim_wres {
-    double busy;  /* compute time (alpha + work/S; unstaged remote reads included), seconds */
-    double stage; /* staging time (port waits included), seconds */
-    double end;   /* end of its last chunk */
+    double busy;   /* compute time (alpha + work/S; unstaged remote reads included), seconds */
+    double useful; /* busy less the compute latencies (seed 001's useful CPU time) */
+    double stage;  /* staging time (port waits included), seconds */
+    double end;    /* end of its last chunk */
     uint64_t chunks, calib_chunks, iters;
     uint64_t remote_iters, staged_iters; /* domains only */
 };
@@ -201,6 +234,12 @@ struct lf__sim_result {
     double staged_bytes;   /* bytes copied by staging */
     double remote_bytes;   /* bytes read across domains without staging */
     double port_busy;      /* sum over domains of the time their port served transfers */
+    /* Seed 001's CPU efficiency: sum of useful / (P makespan); over the
+     * window of the options, useful time inside it / (P window). */
+    double cpu_eff;
+    double window_eff;
+    /* Push: the time the master's send port and receive port were busy. */
+    double send_busy, recv_busy;
 };
 
 /* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;

@@ -4,7 +4,9 @@
 noinst_LTLIBRARIES += lib/sim/libsim.la
 lib_sim_libsim_la_SOURCES = \
 	lib/sim/sim.h \
+	lib/sim/engine.h \
 	lib/sim/engine.c \
+	lib/sim/push.c \
 	lib/sim/cost.c \
 	lib/sim/platform.c
 
@@ -13,9 +15,10 @@ bench_lf_sim_SOURCES = bench/lf-sim.c tools/json_str.h
 bench_lf_sim_LDADD = lib/sim/libsim.la libloopfarm-core.la -lm
 
 if HAVE_CUNIT
-check_PROGRAMS += tests/test_sim
-TESTS += tests/test_sim
+check_PROGRAMS += tests/test_sim tests/test_sim_push
+TESTS += tests/test_sim tests/test_sim_push
 tests_test_sim_LDADD = lib/sim/libsim.la $(TEST_LIBS)
+tests_test_sim_push_LDADD = lib/sim/libsim.la $(TEST_LIBS)
 endif
 
 # lf-plan: seed 004's LPs (lib/sim/plan.c), only where GLPK was found; its

@@ -108,6 +108,7 @@ void lf__exec_chunk_begin(const struct lf__exec *x, int w, double start_ns, uint
     struct lf__wstat *s = &x->view->w[w];
     lf__word_putd(&s->cur_start_ns, start_ns);
     lf__word_put(&s->cur_iters, iters);
+    lf__word_put(&s->inflight, lf__word_get(&s->inflight) + 1);
 }
 
 int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_t busy_ns,
@@ -115,6 +116,8 @@ int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_
 {
     struct lf__wstat *s = &x->view->w[w];
     double ipt = (double)busy_ns / (double)iters;
+    uint64_t in = lf__word_get(&s->inflight);
+    lf__word_put(&s->inflight, in ? in - 1 : 0);
     lf__word_put(&s->cur_iters, 0);
     lf__word_put(&s->chunks, lf__word_get(&s->chunks) + 1);
     if (calib)

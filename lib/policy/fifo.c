@@ -137,7 +137,7 @@ static uint64_t fifo_chunk(const void *state, const struct lf__view *v, int w, u
     const struct fifo *st = state;
     if (!st->ready)
         return lf__div_ceil(r, (uint64_t)v->nworkers);
-    if (lf__rounds_done(v, w) == 0) {
+    if (lf__rounds_begun(v, w) == 0) {
         double s = share_of(st, v, w);
         if (s >= 1.0)
             return lf__chunk_clamp(s, r);

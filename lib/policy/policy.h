@@ -116,6 +116,10 @@ struct lf__wstat {
     uint64_t cur_start_ns;
     uint64_t cur_iters;
     uint64_t stopped;
+    /* Chunks handed to the worker and not yet reported done (uint64): 0
+     * when a worker claims for itself; up to the executor's limit when a
+     * master sends the next chunks while the worker computes (push). */
+    uint64_t inflight;
     /* Affine costs of seed 003 §3 where the executor knows or measured them
      * (doubles, 0 when unknown): compute latency alpha_i, staging latency
      * beta_i, and staging time per iteration (bytes per iteration / B_i). */

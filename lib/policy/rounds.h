@@ -50,6 +50,14 @@ static inline uint64_t lf__rounds_done(const struct lf__view *v, int j)
     return lf__word_get(&v->w[j].chunks) - lf__word_get(&v->w[j].calib_chunks);
 }
 
+/* Worker j's round: chunks done since calibration plus those handed to it
+ * and not done yet (a master that pushes sizes the next chunk while the
+ * current one computes). */
+static inline uint64_t lf__rounds_begun(const struct lf__view *v, int j)
+{
+    return lf__rounds_done(v, j) + lf__word_get(&v->w[j].inflight);
+}
+
 /* ---- UMR (seed 003) ---- */
 
 /* Aggregates of the selected workers (seed 003 §5.2): A = sum S_i,

@@ -230,14 +230,14 @@ static uint64_t finish_together(const struct umr *st, const struct lf__view *v, 
             double t = t_of(st, v, i), si = lf__word_getd(&v->w[i].stage_ns_per_iter);
             double o = lf__word_getd(&v->w[i].comp_lat_ns) + lf__word_getd(&v->w[i].stage_lat_ns);
             double rho = 1.0 / (t + si), g = now;
-            uint64_t busy = i == w ? 0 : lf__word_get(&v->w[i].cur_iters);
+            uint64_t busy = lf__word_get(&v->w[i].cur_iters); /* w's own: pushed ahead */
             if (busy) {
                 double end = lf__word_getd(&v->w[i].cur_start_ns) + o + (double)busy / rho;
                 g = end > now ? end : now;
             }
             g += o;
             if (i == w) {
-                g = port + o;
+                g = (g - o > port ? g - o : port) + o;
                 rw = rho;
                 ow = o;
             }
@@ -268,7 +268,7 @@ static uint64_t umr_chunk(const void *state, const struct lf__view *v, int w, ui
         return lf__div_ceil(r, 2 * (uint64_t)v->nworkers);
     if (!selected(st, v, w))
         return 0;
-    uint64_t j = lf__rounds_done(v, w);
+    uint64_t j = lf__rounds_begun(v, w);
     const struct lf__umr_plan *p = &st->plan;
     if (st->rumr && ((double)r <= st->tail0 || j >= (uint64_t)p->M)) {
         /* Phase 2: factoring, x = 2, over the tail (batches from tail0). */

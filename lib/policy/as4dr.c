@@ -28,7 +28,8 @@
  *    this is sigma_i = tau + f' - f' tau / sigma_{i-1}, eq. (6) with one
  *    latency per round instead of two: sigma -> tau when tau >= f' (the
  *    paper's tau >= 2 f_w suffices).
- *  - adapt=off is the paper's Baseline: every round is round 1's size.
+ *  - adapt=off is the paper's Baseline: every round is round 1's size (the
+ *    size of the worker's previous chunk, not recomputed from its speed).
  * Push (view.overlap: lf-sim --protocol push, a master that sends the next
  * chunk while the current one computes).  Then a period is the chunk's
  * compute: round 1 is eq. (13) itself, (tau - k f_w) / t_w with k compute
@@ -208,7 +209,11 @@ static uint64_t as4dr_chunk(const void *state, const struct lf__view *v, int w, 
     if (!(c >= 1.0))
         c = 1.0;
     c *= 1.0 + sign_of(w) * st->iota;
-    if (st->adapt && lf__rounds_done(v, w) > 0) {
+    if (!st->adapt && lf__rounds_done(v, w) > 0 && lf__word_get(&v->w[w].last_iters) > 0) {
+        /* Baseline: every round is round 1's size, whatever the worker's
+         * speed does since (seed 001 §IV: "the workload is not adapted"). */
+        c = (double)lf__word_get(&v->w[w].last_iters);
+    } else if (st->adapt && lf__rounds_done(v, w) > 0) {
         /* sigma: the chunk's compute (eq. 5; with sub-chunks the executor
          * records eq. 4's extrapolation) when staging overlaps it, else the
          * measured period. */

@@ -202,6 +202,12 @@ static void test_cv_and_k_match_hand_values(void)
     double t[] = {1, 2, 3, 4};
     /* sigma = sqrt(1.25), mean 2.5 (population, eq. 7) */
     CU_ASSERT_DOUBLE_EQUAL(lf__cv(t, 4), 0.447213595499958, 1e-12);
+    /* the worked example's sigma = 1.3 is the sample sigma: sqrt(5/3) / 2.5 */
+    struct lf__cv_acc acc = {0};
+    for (int i = 0; i < 4; i++)
+        lf__cv_add(&acc, t[i]);
+    CU_ASSERT_DOUBLE_EQUAL(lf__cv_sample_value(&acc), sqrt(5.0 / 3.0) / 2.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lf__cv_value(&acc), lf__cv(t, 4), 1e-15);
     /* eq. (8) with S = 64: ln(64)^0.4472 */
     CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(64, lf__cv(t, 4)), 1.891536824842944, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(lf__install_factor(9600, 0.5), 3.0281212620131197, 1e-12);

@@ -67,6 +67,17 @@ sum=$(awk -F, 'NR>1{s+=$5} END{print s}' "$tmp/t1.csv")
 "$sim" --speeds 1 --workers 3 --tasks 30 --schedule dynamic,1 --format json | grep -q '"efficiency": 1.0' ||
     bad "json efficiency"
 "$sim" --k-table --tasks 9600 --cv 1 --format csv | grep -q '^9600,1,9.169' || bad "k-table"
+# multi's sigma: eq. 7's population sigma gives k = 1.89 and a first chunk of
+# 16 for worker 0 of seed 000's example; the worked example's sample sigma
+# k = 2.09 and 15.
+for sig in population:16 sample:15; do
+    "$sim" --speeds 1,1/2,1/3,1/4 --tasks 68 --schedule "multi,kmin=1,cal=paper,min=1,sigma=${sig%:*}" \
+        --trace "$tmp/m.csv" >/dev/null || bad "multi sigma=${sig%:*}"
+    [ "$(awk -F, '$1 == 0 && $2 == 1 { print $5 }' "$tmp/m.csv")" = "${sig#*:}" ] ||
+        bad "multi sigma=${sig%:*}: first round of worker 0 is not ${sig#*:}"
+done
+"$sim" --speeds 1 --tasks 5 --schedule multi,sigma=median >/dev/null 2>&1 && bad "sigma=median accepted"
+
 # --umr-mstar uses the platform options it documents: seed 003 Fig. 6, alpha = 0,
 # beta = 5, R = 6 gives M = 2 (chunk_0 > Delta = 150); R = 80 gives 14.
 "$sim" --umr-mstar --stage-lat 5 --bandwidth 6 --format csv | grep -q '^5,2000,1,0,5,6,6,2.66667,2,' ||

@@ -113,6 +113,13 @@ double lf__cv_value(const struct lf__cv_acc *a)
     return sqrt(a->m2 / a->k) / a->mean; /* population sigma, seed 000 eq. (7) */
 }
 
+double lf__cv_sample_value(const struct lf__cv_acc *a)
+{
+    if (a->k < 2 || !(a->mean > 0.0))
+        return 0.0;
+    return sqrt(a->m2 / (a->k - 1)) / a->mean;
+}
+
 double lf__cv(const double *t, int n)
 {
     struct lf__cv_acc a = {0};

@@ -41,6 +41,10 @@ static inline void lf__cv_add(struct lf__cv_acc *a, double t)
     a->m2 += d * (t - a->mean);
 }
 double lf__cv_value(const struct lf__cv_acc *a);
+/* The same with the sample sigma (divisor k - 1): seed 000's worked example
+ * (§3.2.2) quotes sigma = 1.3 for calibration times 1, 2, 3, 4, which is the
+ * sample sigma (1.29); eq. 7 as printed divides by N (1.12). */
+double lf__cv_sample_value(const struct lf__cv_acc *a);
 /* The same over the array t[0..n-1]. */
 double lf__cv(const double *t, int n);
 

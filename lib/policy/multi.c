@@ -42,6 +42,13 @@
  * remaining iterations when costs vary along the loop (a Mandelbrot image).  The executor never
  * lets the last active worker stop (LF__P_MAYSTOP).
  *
+ * Sigma.  Eq. 7 as printed divides by N (the population sigma: 1.12 for
+ * calibration times 1, 2, 3, 4, CV 0.447, k = ln(64)^0.447 = 1.89); the
+ * worked example of §3.2.2 quotes sigma = 1.3, the sample sigma (1.29, CV
+ * 0.516, k = 2.09), and then rounds to CV = 0.5 and k = 2 for Table 1, whose
+ * installments neither unrounded k reproduces (k=2 does).  The default is
+ * eq. 7 as printed; sigma=sample follows the worked example.
+ *
  * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
  * calibration), so it does not grow with the team; first-round sizes are
  * recomputed from each worker's calib_ipt, which calibration fixed.
@@ -49,6 +56,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "policy/fit.h"
 #include "policy/policy.h"
@@ -66,6 +74,7 @@ struct multi {
     double r0;       /* iterations unclaimed when calibration ended */
     double tmean0;   /* mean calibration time per iteration */
     double sum_inv0; /* sum_j 1/t_j over the calibration times */
+    int sample;      /* sigma=sample: CV with the sample sigma (see the header) */
 };
 
 static int multi_parse(void *state, struct lf__params *p, char *err, size_t errlen)
@@ -87,6 +96,17 @@ static int multi_parse(void *state, struct lf__params *p, char *err, size_t errl
         return rc;
     if (rc == 0)
         st->min = 0;
+    const char *sig;
+    if (lf__params_get_str(p, "sigma", &sig)) {
+        if (strcmp(sig, "population") && strcmp(sig, "sample")) {
+            snprintf(err, errlen,
+                     "multi: sigma=%s: expected sigma=population (eq. 7, the "
+                     "default) or sigma=sample (the worked example)",
+                     sig);
+            return -EINVAL;
+        }
+        st->sample = strcmp(sig, "sample") == 0;
+    }
     if (p->has_chunk) {
         if (st->min) {
             snprintf(err, errlen, "multi: give the smallest chunk once, as multi,<n> or min=<n>");
@@ -114,7 +134,7 @@ static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
         lf__cv_add(&acc, t);
         st->sum_inv0 += 1.0 / lf__t_or(t, st->tmean0);
     }
-    st->cv = lf__cv_value(&acc);
+    st->cv = st->sample ? lf__cv_sample_value(&acc) : lf__cv_value(&acc);
     st->k =
         st->k_fixed >= 1.0 ? st->k_fixed : fmax(st->k_min, lf__install_factor((double)r, st->cv));
     st->r0 = (double)r;
@@ -202,7 +222,7 @@ static uint64_t multi_chunk(const void *state, const struct lf__view *v, int w, 
 
 const struct lf__policy lf__policy_multi = {
     .name = "multi",
-    .synopsis = "multi[,k=x][,kmin=x][,min=n]",
+    .synopsis = "multi[,k=x][,kmin=x][,min=n][,sigma=population|sample]",
     .help = "adaptive multi-round: k = ln(S)^CV installments of floor(R/k*F_i + 1/2), F refreshed "
             "from each thread's latest chunk; multi,n is min=n (seed 000 eqs. 4, 7-9, §3.2.2, "
             "SCH_MULTI)",

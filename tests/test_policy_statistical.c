@@ -599,6 +599,61 @@ static void test_bad_parameters_are_refused(void)
     }
 }
 
+/* af and multi with an executor's team sums (policy.h, contrib) hand out
+ * the chunks of their loops over the team: 300 workers with random
+ * statistics (some unmeasured, some with one sample, some stopped). */
+static void test_team_sums_match_the_loop(void)
+{
+    enum { P = 300 };
+    static const char *specs[] = {"af", "multi", "multi,min=1"};
+    struct lf__wstat *w = aligned_alloc(64, P * sizeof *w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    srand(11);
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        memset(w, 0, P * sizeof *w);
+        for (int j = 0; j < P; j++) {
+            int n = j % 7 == 0 ? 0 : j % 5 == 0 ? 1 : 2 + rand() % 9;
+            double sum = 0, sq = 0;
+            for (int i = 0; i < n; i++) {
+                double t = 50.0 + 400.0 * rand() / RAND_MAX;
+                sum += t;
+                sq += t * t;
+            }
+            lf__word_put(&w[j].ipt_n, (uint64_t)n);
+            lf__word_putd(&w[j].ipt_sum, sum);
+            lf__word_putd(&w[j].ipt_sq, sq);
+            if (n) {
+                lf__word_put(&w[j].last_iters, 10 + (uint64_t)(rand() % 1000));
+                lf__word_put(&w[j].last_ns, (uint64_t)(sum / n * 37));
+            }
+            lf__word_put(&w[j].stopped, j % 11 == 3);
+        }
+        struct lf__sched s;
+        char err[256];
+        CU_ASSERT_FATAL(lf__sched_parse(specs[k], &s, err, sizeof err) == 0);
+        struct lf__view v = {.n = 1000000, .nworkers = P, .w = w};
+        double sums[LF__PSUMS] = {0};
+        for (int j = 0; j < P; j++) {
+            double c[LF__PSUMS] = {0};
+            s.pol->contrib(s.state, &v, j, c);
+            for (int i = 0; i < LF__PSUMS; i++)
+                sums[i] += c[i];
+        }
+        int differ = 0;
+        for (int j = 0; j < P; j++)
+            for (uint64_t r = 7; r < 2000000; r = r * 3 + 1) {
+                v.psum = NULL;
+                uint64_t a = s.pol->chunk(s.state, &v, j, r, 1e6);
+                v.psum = sums;
+                uint64_t b = s.pol->chunk(s.state, &v, j, r, 1e6);
+                CU_ASSERT(a == b || a == b + 1 || b == a + 1); /* rounding order only */
+                differ += a != b;
+            }
+        CU_ASSERT(differ <= 3);
+    }
+    free(w);
+}
+
 int main(void)
 {
     static const struct lfcu_test tests[] = {
@@ -610,6 +665,7 @@ int main(void)
         {"fit_multivariate_matches_hand_values", test_fit_multivariate_matches_hand_values},
         {"fit_refuses_degenerate_inputs", test_fit_refuses_degenerate_inputs},
         {"multi_table1_first_installment", test_multi_table1_first_installment},
+        {"team_sums_match_the_loop", test_team_sums_match_the_loop},
         {"multi_table1_second_installment", test_multi_table1_second_installment},
         {"multi_refreshes_fitness_from_latest_chunk",
          test_multi_refreshes_fitness_from_latest_chunk},

@@ -66,6 +66,48 @@ int lf__exec_mem_wanted(const struct lf__sched *s)
     return (s->pol->flags & (LF__P_CALIB | LF__P_MEASURE | LF__P_MAYSTOP)) != 0;
 }
 
+int lf__exec_psum_wanted(const struct lf__sched *s, int P)
+{
+    return s->pol->contrib && P >= LF__PSUM_MIN_P;
+}
+
+/* Recompute the team sums from every worker's contributions. */
+static void psum_all(const struct lf__exec *x)
+{
+    struct lf__psum *ps = x->psum;
+    const struct lf__policy *pol = x->sched->pol;
+    memset(ps->sum, 0, sizeof ps->sum);
+    for (int w = 0; w < x->view->nworkers; w++) {
+        double *c = ps->per + (size_t)w * LF__PSUMS;
+        memset(c, 0, LF__PSUMS * sizeof *c);
+        pol->contrib(x->pstate, x->view, w, c);
+        for (int k = 0; k < LF__PSUMS; k++)
+            ps->sum[k] += c[k];
+    }
+    ps->updates = 0;
+    x->view->psum = ps->sum;
+}
+
+/* Worker w's statistics changed: move its contributions in the sums, and
+ * every P updates recompute them (O(1) amortised; the rounding of the
+ * differences never accumulates over more than P of them). */
+static void psum_update(const struct lf__exec *x, int w)
+{
+    struct lf__psum *ps = x->psum;
+    if (!ps)
+        return;
+    if (++ps->updates >= (uint64_t)x->view->nworkers) {
+        psum_all(x);
+        return;
+    }
+    double *c = ps->per + (size_t)w * LF__PSUMS, n[LF__PSUMS] = {0};
+    x->sched->pol->contrib(x->pstate, x->view, w, n);
+    for (int k = 0; k < LF__PSUMS; k++) {
+        ps->sum[k] += n[k] - c[k];
+        c[k] = n[k];
+    }
+}
+
 int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0)
 {
     const struct lf__sched *s = x->sched;
@@ -85,9 +127,12 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
         }
     }
     v->calibrated_from_memory = 0;
+    v->psum = NULL;
     memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)
         pol->start(x->pstate, v);
+    if (x->psum)
+        psum_all(x);
     if (!lf__exec_calibrates(s))
         return 0;
     if (!use_mem)
@@ -132,12 +177,14 @@ int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_
     lf__word_putd(&s->ipt_sq, lf__word_getd(&s->ipt_sq) + ipt * ipt);
     if (x->sched->pol->feedback)
         x->sched->pol->feedback(x->pstate, x->view, w);
+    psum_update(x, w);
     return calibrating && lf__exec_calib_step(x->sched, busy_ns, cal_size);
 }
 
 void lf__exec_worker_gone(const struct lf__exec *x, int w)
 {
     lf__word_put(&x->view->w[w].stopped, 1);
+    psum_update(x, w);
 }
 
 int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *cal_size)
@@ -158,6 +205,7 @@ void lf__exec_calib_report(const struct lf__exec *x, int w, double avail, double
     lf__word_putd(&s->avail, avail);
     lf__word_putd(&s->latency_ns, latency_ns);
     lf__word_putd(&s->bm, bm);
+    psum_update(x, w);
 }
 
 void lf__exec_calib_end(const struct lf__exec *x, uint64_t r)

@@ -28,13 +28,33 @@
 /* One loop instance as the protocol sees it: the parsed schedule, the
  * instance's policy state (a copy of the schedule's template) and the view
  * the policy decides from.  The executor owns all three. */
+/* Team sums of a policy's contributions (policy.h, contrib), for an
+ * executor that runs one worker at a time: each worker's latest
+ * contributions (P x LF__PSUMS, executor-owned) and their sums.  Kept from
+ * LF__PSUM_MIN_P workers on, where the policy's loop over the team is what
+ * a chunk costs; below it the policy loops, in the same order as always. */
+struct lf__psum {
+    double *per;
+    double sum[LF__PSUMS];
+    uint64_t updates; /* since the sums were last recomputed from scratch */
+};
+#ifndef LF__PSUM_MIN_P
+#define LF__PSUM_MIN_P 256
+#endif
+
 struct lf__exec {
     const struct lf__sched *sched;
     void *pstate;
     struct lf__view *view;
-    int cap; /* every claim within OpenMP's guided bound, ceil(r / P): set by an
-                executor that runs a schedule(guided) loop under another policy */
+    int cap;               /* every claim within OpenMP's guided bound, ceil(r / P): set by an
+                              executor that runs a schedule(guided) loop under another policy */
+    struct lf__psum *psum; /* NULL: none kept (see lf__exec_psum_wanted) */
 };
+
+/* Whether an executor that runs one worker at a time should keep team sums
+ * for this schedule on P workers (then it points x->psum at a struct whose
+ * per holds P * LF__PSUMS doubles before lf__exec_start). */
+int lf__exec_psum_wanted(const struct lf__sched *s, int P);
 
 /* ---- Claims ---- */
 

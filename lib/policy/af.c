@@ -35,6 +35,10 @@
  * with no sample yet gets fac2's chunk; with one sample its sigma^2 is the
  * mean of the workers that have two or more (0 if none); in the sums, a
  * worker without a sample counts with the mean mu and sigma^2 of the known.
+ *
+ * Cost: the sums run over the team, O(P) per chunk; an executor that keeps
+ * team sums (the simulator, from LF__PSUM_MIN_P workers) gets them from
+ * af_contrib's per-worker terms in O(1).
  */
 #include <math.h>
 
@@ -74,11 +78,60 @@ static int af_moments(const struct lf__view *v, int j, double *mu, double *var)
     return 2;
 }
 
+/* Team sums (policy.h, contrib): worker w's share of the counts and sums
+ * that af_chunk's two passes compute. */
+enum { AF_N1, AF_SUM_MU, AF_N2, AF_SUM_VAR, AF_VAR_MU, AF_INV_MU1, AF_INV_MU };
+
+static void af_contrib(const void *state, const struct lf__view *v, int w, double *out)
+{
+    (void)state;
+    double mu, var;
+    int k = af_moments(v, w, &mu, &var);
+    if (k >= 1) {
+        out[AF_N1] = 1.0;
+        out[AF_SUM_MU] = mu;
+        out[AF_INV_MU] = 1.0 / mu;
+    }
+    if (k == 1)
+        out[AF_INV_MU1] = 1.0 / mu; /* gets the mean variance */
+    if (k == 2) {
+        out[AF_N2] = 1.0;
+        out[AF_SUM_VAR] = var;
+        out[AF_VAR_MU] = var / mu;
+    }
+}
+
+/* X over the team's D and E = 1/T (see the header), then w's chunk. */
+static uint64_t af_size(double D, double E, double mu_w, uint64_t r)
+{
+    double TR = (double)r / E;
+    double q = D / TR;
+    double X = TR * 2.0 / (2.0 + q + sqrt(q * q + 4.0 * q));
+    if (!(X <= 0.5 * TR)) /* the guard; also replaces a NaN X */
+        X = 0.5 * TR;
+    return lf__chunk_clamp(ceil(X / mu_w), r);
+}
+
 static uint64_t af_chunk(const void *state, const struct lf__view *v, int w, uint64_t r, double now)
 {
     const struct af_state *s = state;
     int P = v->nworkers, nmu = 0, nvar = 0;
     double sum_mu = 0.0, sum_var = 0.0, D = 0.0, E = 0.0, mu_w = 0.0;
+    if (v->psum) {
+        /* The same D and E from the executor's team sums, in O(1): workers
+         * with one sample take the mean variance, those with none the mean
+         * mu and variance. */
+        const double *ps = v->psum;
+        double var_w;
+        if (af_moments(v, w, &mu_w, &var_w) == 0 || !(ps[AF_N1] >= 0.5))
+            return lf__fac_chunk(&s->fac, v, r, NULL);
+        double mean_mu = ps[AF_SUM_MU] / ps[AF_N1];
+        double mean_var = ps[AF_N2] >= 0.5 ? ps[AF_SUM_VAR] / ps[AF_N2] : 0.0;
+        double unknown = (double)P - nearbyint(ps[AF_N1]);
+        D = ps[AF_VAR_MU] + mean_var * ps[AF_INV_MU1] + unknown * mean_var / mean_mu;
+        E = ps[AF_INV_MU] + unknown / mean_mu;
+        return af_size(D, E, mu_w, r);
+    }
     /* Pass 1: means of what is known, for the workers that lack it. */
     for (int j = 0; j < P; j++) {
         double mu, var;
@@ -110,12 +163,7 @@ static uint64_t af_chunk(const void *state, const struct lf__view *v, int w, uin
         D += var / mu;
         E += 1.0 / mu;
     }
-    double TR = (double)r / E;
-    double q = D / TR;
-    double X = TR * 2.0 / (2.0 + q + sqrt(q * q + 4.0 * q));
-    if (!(X <= 0.5 * TR)) /* the guard; also replaces a NaN X */
-        X = 0.5 * TR;
-    return lf__chunk_clamp(ceil(X / mu_w), r);
+    return af_size(D, E, mu_w, r);
 }
 
 const struct lf__policy lf__policy_af = {
@@ -127,4 +175,5 @@ const struct lf__policy lf__policy_af = {
     .parse = af_parse,
     .start = af_start,
     .chunk = af_chunk,
+    .contrib = af_contrib,
 };

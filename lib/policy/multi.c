@@ -51,7 +51,10 @@
  *
  * The state keeps only scalars (k, r, sum_j 1/t_j and the mean t of the
  * calibration), so it does not grow with the team; first-round sizes are
- * recomputed from each worker's calib_ipt, which calibration fixed.
+ * recomputed from each worker's calib_ipt, which calibration fixed.  The
+ * refreshed fitness needs sum_j 1/t_j over the latest times, O(P) per
+ * chunk; an executor that keeps team sums (the simulator, from
+ * LF__PSUM_MIN_P workers) gets it from multi_contrib's terms in O(1).
  */
 #include <errno.h>
 #include <math.h>
@@ -141,16 +144,35 @@ static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
     st->ready = 1;
 }
 
+/* Team sums (policy.h, contrib): known latest times per iteration, their
+ * sum and the sum of their inverses, and the workers not stopped. */
+enum { MP_N, MP_T, MP_INV_T, MP_ACTIVE };
+
+static void multi_contrib(const void *state, const struct lf__view *v, int w, double *out)
+{
+    (void)state;
+    double t = lf__view_last_ipt(v, w);
+    if (t > 0.0 && isfinite(t)) {
+        out[MP_N] = 1.0;
+        out[MP_T] = t;
+        out[MP_INV_T] = 1.0 / t;
+    }
+    out[MP_ACTIVE] = lf__word_get(&v->w[w].stopped) ? 0.0 : 1.0;
+}
+
 /* Worker w's share of the whole team's speed, sum_j (1/t_j) over the
  * latest times per iteration (seed 000 eq. 4 with §3.2.2's refresh); its
  * own t goes to *tw. */
 static double fresh_fitness(const struct multi *st, const struct lf__view *v, int w, double *tw)
 {
-    double sub = lf__mean_last_ipt(v);
+    const double *ps = v->psum;
+    double sub = ps ? (ps[MP_N] >= 0.5 ? ps[MP_T] / ps[MP_N] : 0.0) : lf__mean_last_ipt(v);
     if (!(sub > 0.0))
         sub = st->tmean0 > 0.0 ? st->tmean0 : 1.0;
     double s = 0.0;
-    for (int j = 0; j < v->nworkers; j++)
+    if (ps) /* the executor's team sums: the same, in O(1) */
+        s = ps[MP_INV_T] + ((double)v->nworkers - nearbyint(ps[MP_N])) / sub;
+    for (int j = 0; j < v->nworkers && !ps; j++)
         s += 1.0 / lf__t_or(lf__view_last_ipt(v, j), sub);
     *tw = lf__t_or(lf__view_last_ipt(v, w), sub);
     return (1.0 / *tw) / s;
@@ -175,7 +197,9 @@ static uint64_t min_chunk(const struct multi *st, const struct lf__view *v, doub
 static int others_finish_first(const struct lf__view *v, int w, double now, double tw, uint64_t r)
 {
     int active = 0;
-    for (int j = 0; j < v->nworkers; j++)
+    if (v->psum)
+        active = (int)nearbyint(v->psum[MP_ACTIVE]);
+    for (int j = 0; j < v->nworkers && !v->psum; j++)
         active += !lf__word_get(&v->w[j].stopped);
     if (r > (uint64_t)active)
         return 0;
@@ -227,6 +251,7 @@ const struct lf__policy lf__policy_multi = {
             "from each thread's latest chunk; multi,n is min=n (seed 000 eqs. 4, 7-9, §3.2.2, "
             "SCH_MULTI)",
     .flags = LF__P_CALIB | LF__P_MAYSTOP,
+    .contrib = multi_contrib,
     .state_size = sizeof(struct multi),
     .parse = multi_parse,
     .calibrated = multi_calibrated,

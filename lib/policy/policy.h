@@ -147,7 +147,14 @@ struct lf__view {
      * hand out work on request (the dispatcher). */
     int overlap;
     double split;
+    /* Team sums of the policy's contributions (see contrib below), kept by
+     * an executor that runs one worker at a time; NULL when it keeps none
+     * (the dispatcher), and then the policy loops over the team. */
+    const double *psum;
 };
+
+/* Words of a policy's team sums (psum, contrib). */
+#define LF__PSUMS 8
 
 /* Time per iteration of worker j as last measured, in ns (0 if nothing yet). */
 static inline double lf__view_last_ipt(const struct lf__view *v, int j)
@@ -199,6 +206,11 @@ struct lf__policy {
      * size and set *start (logical index), or 0 when w has no more. */
     uint64_t (*partition)(const void *state, const struct lf__view *v, int w, uint64_t k,
                           uint64_t *start);
+    /* Optional: worker w's contributions to the team sums chunk() needs,
+     * written to out[0 .. LF__PSUMS-1] from v->w[w] alone (state read-only).
+     * An executor that keeps them offers v->psum[k] = sum over the team of
+     * out[k], so that chunk() costs O(1) instead of O(P). */
+    void (*contrib)(const void *state, const struct lf__view *v, int w, double *out);
 };
 
 /* The registry: every policy in one table, in the order --help lists them. */

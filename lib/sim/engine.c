@@ -421,6 +421,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
 {
     int P = pf->nworkers, rc = 0;
     struct sim S = {0};
+    struct lf__psum psum = {0};
     memset(res, 0, sizeof *res);
     if (P <= 0 || !s->pol) {
         snprintf(err, errlen, "no workers, or no schedule");
@@ -537,6 +538,16 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         lf__sim_heap_push(&S.h, (struct ev){.t = pf->w[i].start, .w = i});
     }
     S.ex = (struct lf__exec){.sched = s, .pstate = S.pstate, .view = &S.view};
+    /* One worker at a time: keep the policy's team sums (O(1) chunks). */
+    if (lf__exec_psum_wanted(s, P)) {
+        psum.per = malloc((size_t)P * LF__PSUMS * sizeof *psum.per);
+        if (!psum.per) {
+            snprintf(err, errlen, "out of memory for %d workers", P);
+            rc = -ENOMEM;
+            goto out;
+        }
+        S.ex.psum = &psum;
+    }
     S.calibrating = lf__exec_start(&S.ex, NULL, NULL);
     if (push) {
         rc = lf__sim_push_run(&S, err, errlen);
@@ -572,6 +583,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     if (o && o->win_end > o->win_start)
         res->window_eff /= (double)P * (o->win_end - o->win_start);
 out:
+    free(psum.per);
     free(S.ws);
     free(S.h.a);
     free(S.ready.a);

@@ -52,6 +52,8 @@ static const char usage_text[] =
     "  --bytes-per-iter X   input bytes per iteration (default 0)\n"
     "  --staging MODE       oneport (one staging at a time) or free (default)\n"
     "  --profile P          speed profile t0:f0,t1:f1,... for every worker\n"
+    "  --link-profile P     the same for every worker's link: from t_j its bandwidth\n"
+    "                       is f_j x bandwidth (staging, sends, results)\n"
     "  --nodes N            NUMA domains (1 to 64): the workers split in order into N\n"
     "                       equal groups; stage_lat and bandwidth are then each\n"
     "                       worker's link to the other domains' memory, and staging\n"
@@ -499,6 +501,7 @@ int main(int argc, char **argv)
         O_SPLIT,
         O_START_DELAY,
         O_WINDOW,
+        O_LINK_PROFILE,
         O_HELP
     };
     static const struct option opts[] = {
@@ -535,10 +538,12 @@ int main(int argc, char **argv)
         {"split", required_argument, 0, O_SPLIT},
         {"start-delay", required_argument, 0, O_START_DELAY},
         {"window", required_argument, 0, O_WINDOW},
+        {"link-profile", required_argument, 0, O_LINK_PROFILE},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
     const char *platform = NULL, *speeds = NULL, *profile = NULL, *schedule = NULL;
+    const char *link_profile = NULL;
     const char *cost = "const", *trace_path = NULL, *fmt = "table", *staging = NULL;
     const char *home = NULL;
     double latency = -1, stage_lat = -1, bandwidth = -1, bpi = -1, claim_ns = 0;
@@ -584,6 +589,9 @@ int main(int argc, char **argv)
             break;
         case O_PROFILE:
             profile = optarg;
+            break;
+        case O_LINK_PROFILE:
+            link_profile = optarg;
             break;
         case O_NODES:
             nodes = opt_u64("--nodes", optarg);
@@ -732,7 +740,7 @@ int main(int argc, char **argv)
     }
     if (mstar) {
         double N = nworkers ? (double)nworkers : 5, W = have_tasks ? (double)tasks : 2000;
-        if (platform || profile || staging || nodes)
+        if (platform || profile || link_profile || staging || nodes)
             die_usage("--umr-mstar takes --workers, --tasks, --speeds, --latency, --stage-lat, "
                       "--bandwidth and --bytes-per-iter (a homogeneous platform)");
         if (latency < 0 && stage_lat < 0 && bandwidth < 0 && !speeds && bpi < 0) {
@@ -809,6 +817,8 @@ int main(int argc, char **argv)
             w->bandwidth = bandwidth;
         if (profile && lf__sim_profile_parse(w, profile, err, sizeof err))
             die_usage("--profile: %s", err);
+        if (link_profile && lf__sim_link_profile_parse(w, link_profile, err, sizeof err))
+            die_usage("--link-profile: %s", err);
         if (start_delay >= 0)
             w->start = start_delay * i;
     }

@@ -11,7 +11,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 "$sim" --help | grep -q 'example' || bad "--help has no example"
 for opt in --nodes --workers-per-node --home --passes numa=on stage=on --protocol --order \
-           --inflight --results --split --start-delay --window; do
+           --inflight --results --split --start-delay --window --link-profile; do
     "$sim" --help | grep -q -e "$opt" || bad "--help does not mention $opt"
 done
 for args in "--speeds 1,x --tasks 5 --schedule fac2" \
@@ -44,8 +44,11 @@ for args in "--speeds 1,x --tasks 5 --schedule fac2" \
             "--speeds 1 --tasks 5 --schedule fac2 --window 5:1" \
             "--speeds 1 --tasks 5 --schedule fac2 --window 5" \
             "--speeds 1 --workers 4 --nodes 2 --tasks 5 --schedule fac2 --protocol push" \
-            "--platform $tmp/badstart --tasks 5 --schedule fac2"; do
+            "--platform $tmp/badstart --tasks 5 --schedule fac2" \
+            "--platform $tmp/badlink --tasks 5 --schedule fac2" \
+            "--speeds 1 --tasks 5 --schedule fac2 --link-profile 5:1,2:1"; do
     printf 'speed=1 start=-3\n' >"$tmp/badstart"
+    printf 'speed=1 bandwidth=1 link_profile=0:0\n' >"$tmp/badlink"
     "$sim" $args >/dev/null 2>"$tmp/err"
     rc=$?
     [ $rc -eq 2 ] || bad "lf-sim $args: exit $rc, expected 2"
@@ -108,6 +111,14 @@ for extra in "" "--order first-ready" "--inflight 3" "--results 0.5" "--split 0.
 done
 "$sim" $push --start-delay 2 --schedule fac2 --trace "$tmp/p3.csv" >/dev/null || bad "start delay"
 awk -F, 'NR>1 && $3 < 2 * $1 { exit 1 }' "$tmp/p3.csv" || bad "--start-delay: a chunk before its worker joined"
+# A link profile halves the bandwidth after t = 0: one chunk of 100 bytes at
+# 100 B/s (latency 1 s) takes 1 + 2 s to stage, so it ends at 3 + 100.
+for proto in pull push; do
+    "$sim" --speeds 1 --tasks 100 --schedule static --stage-lat 1 --bandwidth 100 --bytes-per-iter 1 \
+        --link-profile 0:0.5 --protocol $proto --trace "$tmp/l.csv" >/dev/null || bad "link profile $proto"
+    [ "$(awk -F, 'NR == 2 { print $4 }' "$tmp/l.csv")" = 103.000000000 ] ||
+        bad "--link-profile ($proto): chunk ends at $(awk -F, 'NR == 2 { print $4 }' "$tmp/l.csv"), expected 103"
+done
 "$sim" $push --window 1:10 --schedule fac2 --format json | grep -q '"window_eff"' || bad "json window"
 "$sim" $push --schedule fac2 | grep -q '^protocol     push, round-robin, inflight 2' || bad "table protocol"
 

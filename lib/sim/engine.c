@@ -159,13 +159,12 @@ uint64_t lf__sim_to_ns(double s)
 static double transfer(struct sim *S, int i, int d, double t, uint64_t iters, double bytes,
                        int staged)
 {
-    const struct lf__sim_worker *w = &S->pf->w[i];
-    double dur = (staged ? w->stage_lat : 0.0) + (w->bandwidth > 0 ? bytes / w->bandwidth : 0.0);
     double xs = t;
-    if (S->pf->staging == LF__SIM_STAGE_ONEPORT) {
+    if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
         xs = S->port[d] > t ? S->port[d] : t;
+    double dur = lf__sim_link_time(&S->pf->w[i], xs, bytes, staged);
+    if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
         S->port[d] = xs + dur;
-    }
     S->res->port_busy += dur;
     if (staged)
         S->res->staged_bytes += bytes;
@@ -229,10 +228,7 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
         if (S->pf->staging == LF__SIM_STAGE_ONEPORT && S->port_free > ts)
             ts = S->port_free; /* seed 003 §3.2: the master sends one chunk at a time */
         /* seed 003 eq. (2): Tcomm = beta + size/B (B in bytes/s here) */
-        double stage = w->stage_lat;
-        if (w->bandwidth > 0)
-            stage += (double)c * S->pf->bytes_per_iter / w->bandwidth;
-        te = tc = ts + stage;
+        te = tc = ts + lf__sim_link_time(w, ts, (double)c * S->pf->bytes_per_iter, 1);
         if (S->pf->staging == LF__SIM_STAGE_ONEPORT)
             S->port_free = te;
     }

@@ -103,7 +103,9 @@ static struct lf__sim_worker *add_worker(struct lf__sim_platform *pf, int *cap)
     return w;
 }
 
-int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
+/* Parse "t0:f0,t1:f1,..." into a new shared block: *seg and *nseg. */
+static int parse_segments(const char *key, const char *text, struct lf__sim_seg **seg, int *nseg,
+                          char *err, size_t errlen)
 {
     int n = 1;
     for (const char *p = text; *p; p++)
@@ -144,22 +146,66 @@ int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
     }
     if (k == 0 || s[k - 1].f <= 0)
         goto bad;
-    prof_release(w->prof);
-    w->prof = s;
-    w->nseg = k;
+    *seg = s;
+    *nseg = k;
     return 0;
 bad:
     snprintf(err, errlen,
-             "profile=%s: expected t0:f0,t1:f1,... with times in seconds from 0 to 1e9, strictly "
+             "%s=%s: expected t0:f0,t1:f1,... with times in seconds from 0 to 1e9, strictly "
              "increasing, factors 0 or from 1e-6 to 1e6, and the last factor > 0",
-             text);
+             key, text);
     free(blk);
     return -EINVAL;
 }
 
+int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
+{
+    struct lf__sim_seg *seg;
+    int n, rc = parse_segments("profile", text, &seg, &n, err, errlen);
+    if (rc)
+        return rc;
+    prof_release(w->prof);
+    w->prof = seg;
+    w->nseg = n;
+    return 0;
+}
+
+int lf__sim_link_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
+{
+    struct lf__sim_seg *seg;
+    int n, rc = parse_segments("link_profile", text, &seg, &n, err, errlen);
+    if (rc)
+        return rc;
+    prof_release(w->lprof);
+    w->lprof = seg;
+    w->nlseg = n;
+    return 0;
+}
+
+double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes, int latency)
+{
+    double lat = latency ? w->stage_lat : 0.0;
+    if (w->nlseg == 0 || !(w->bandwidth > 0) || !(bytes > 0))
+        return lat + (w->bandwidth > 0 ? bytes / w->bandwidth : 0.0);
+    double t = t0 + lat;
+    int k = 0;
+    while (k + 1 < w->nlseg && w->lprof[k + 1].t <= t)
+        k++;
+    for (;; k++) { /* the last factor is > 0, so this ends */
+        double rate = w->bandwidth * w->lprof[k].f;
+        double end = k + 1 < w->nlseg ? w->lprof[k + 1].t : INFINITY;
+        if (rate > 0 && t + bytes / rate <= end)
+            return t + bytes / rate - t0;
+        if (rate > 0)
+            bytes -= rate * (end - t);
+        t = end;
+    }
+}
+
 /* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
-static const char *const worker_keys[] = {"profile",   "speed", "latency", "stage_lat",
-                                          "bandwidth", "count", "domain",  "start"};
+static const char *const worker_keys[] = {"profile",   "speed",     "latency",
+                                          "stage_lat", "bandwidth", "count",
+                                          "domain",    "start",     "link_profile"};
 
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
  * *has_domain is set by domain= (checked against ndom domains); *seen
@@ -186,6 +232,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
     }
     if (strcmp(key, "profile") == 0)
         return lf__sim_profile_parse(w, val, err, errlen);
+    if (strcmp(key, "link_profile") == 0)
+        return lf__sim_link_profile_parse(w, val, err, errlen);
     if (lf__sim_num_parse(val, &v)) {
         snprintf(err, errlen, "%s=%s: not a decimal number", key, val);
         return -EINVAL;
@@ -218,7 +266,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         snprintf(err, errlen,
                  "%s=%s: accepted keys: speed=1e-9..1e15, latency=0..1e6, stage_lat=0..1e6 "
                  "(seconds), bandwidth=0 (unlimited) or 1e-3..1e18, count=1..%d, "
-                 "profile=t0:f0,..., domain=0..N-1, start=0..%g (seconds)",
+                 "profile=t0:f0,..., link_profile=t0:f0,..., domain=0..N-1, start=0..%g "
+                 "(seconds)",
                  key, val, SIM_MAX_WORKERS, SIM_PROF_T_MAX);
         return -EINVAL;
     }
@@ -373,9 +422,11 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
                 break;
             }
             *slot = w;
-            slot->prof = prof_share(w.prof); /* the line's workers share its profile */
+            slot->prof = prof_share(w.prof); /* the line's workers share its profiles */
+            slot->lprof = prof_share(w.lprof);
         }
         prof_release(w.prof);
+        prof_release(w.lprof);
         if (rc)
             break;
     }
@@ -501,8 +552,10 @@ int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, s
 
 void lf__sim_platform_free(struct lf__sim_platform *pf)
 {
-    for (int i = 0; i < pf->nworkers; i++)
+    for (int i = 0; i < pf->nworkers; i++) {
         prof_release(pf->w[i].prof);
+        prof_release(pf->w[i].lprof);
+    }
     free(pf->w);
     pf->w = NULL;
     pf->nworkers = 0;

@@ -45,12 +45,11 @@ static struct pchunk *ring_at(const struct sim *S, const struct wsim *x, int k)
     return &x->ring[(x->rhead + k) % S->cap];
 }
 
-/* Seconds to move iters iterations' input (or result) bytes over worker
- * i's link: its latency, then the bytes at its bandwidth. */
-static double link_time(const struct sim *S, int i, double bytes)
+/* Seconds to move bytes over worker i's link from t: its latency, then the
+ * bytes at its bandwidth under its link profile. */
+static double link_time(const struct sim *S, int i, double t, double bytes)
 {
-    const struct lf__sim_worker *w = &S->pf->w[i];
-    return w->stage_lat + (w->bandwidth > 0 ? bytes / w->bandwidth : 0.0);
+    return lf__sim_link_time(&S->pf->w[i], t, bytes, 1);
 }
 
 /* Whether worker i waits for the team's calibration (cal=paper). */
@@ -181,11 +180,11 @@ static int send(struct sim *S, int i, double t, char *err, size_t errlen)
                           .calib = calib,
                           .npieces = c1 < c ? 2 : 1,
                           .sent = t};
-    double bpi = S->pf->bytes_per_iter, d = link_time(S, i, (double)c1 * bpi);
+    double bpi = S->pf->bytes_per_iter, d = link_time(S, i, t + S->claim_s, (double)c1 * bpi);
     ch->arrive[0] = t + S->claim_s + d;
     S->res->send_busy += d;
     if (ch->npieces == 2) {
-        double d2 = link_time(S, i, (double)(c - c1) * bpi);
+        double d2 = link_time(S, i, ch->arrive[0], (double)(c - c1) * bpi);
         ch->arrive[1] = ch->arrive[0] + d2;
         S->res->send_busy += d2;
     }
@@ -283,8 +282,8 @@ static int computed(struct sim *S, int i, double t, char *err, size_t errlen)
     if (S->o->results < 0)
         return notify(S, i, t, err, errlen);
     /* seed 002: a result of delta times the input, through the receive port */
-    double d = link_time(S, i, S->o->results * (double)sz * S->pf->bytes_per_iter);
     double rs = S->rport > t ? S->rport : t;
+    double d = link_time(S, i, rs, S->o->results * (double)sz * S->pf->bytes_per_iter);
     S->rport = rs + d;
     S->res->recv_busy += d;
     lf__sim_heap_push(&S->h, (struct ev){.t = S->rport, .kind = K_NOTIFY, .w = i});

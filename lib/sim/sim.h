@@ -47,6 +47,8 @@ struct lf__sim_worker {
     struct lf__sim_seg *prof;
     int domain;   /* NUMA domain, 0 .. ndom-1 (platforms with domains only) */
     double start; /* joins the loop at this time, seconds (a start-up delay; 0) */
+    int nlseg;    /* link profile, as prof: from t its bandwidth is f x bandwidth */
+    struct lf__sim_seg *lprof;
 };
 
 enum { LF__SIM_STAGE_FREE = 0, LF__SIM_STAGE_ONEPORT = 1 };
@@ -83,6 +85,14 @@ int lf__sim_platform_speeds(struct lf__sim_platform *pf, const char *list, int n
 int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, size_t errlen);
 /* Parse a profile "t0:f0,t1:f1,..." into w (replacing any previous one). */
 int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen);
+/* The same for w's link (its bandwidth, staging and results). */
+int lf__sim_link_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
+                               size_t errlen);
+/* How long worker w's link, starting at t0, takes to move bytes: its
+ * latency stage_lat first when latency is 1, then the bytes at its
+ * bandwidth times its link profile's factor (0 bytes or an unlimited
+ * bandwidth: no time). */
+double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes, int latency);
 void lf__sim_platform_free(struct lf__sim_platform *pf);
 /* Parse a finite number as platform files write it: decimal or exponent
  * notation, or a fraction "a/b" (no hexadecimal, inf or nan).  0, or -1. */

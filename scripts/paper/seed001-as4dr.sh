@@ -24,16 +24,20 @@ table='1.0e4 1.0e-4 1.0e8
 0.3e4 0.8e-4 0.3e8
 0.2e4 0.4e-4 0.2e8
 0.1e4 0.5e-4 0.1e8'
-# platform DELTA: 100 lines (set k, profile p) of 10 workers each; profile p
-# slows speed to (1 - delta) during [100 + 50p, 300 + 50p) and
-# [1100 + 50p, 1300 + 50p) seconds (our stand-in for Fig. 13's P_0..P_9).
+# platform DELTA [LINKS]: 100 lines (set k, profile p) of 10 workers each;
+# profile p slows speed (and with LINKS=1 the link) to (1 - delta) during
+# [100 + 50p, 300 + 50p) and [1100 + 50p, 1300 + 50p) seconds (our stand-in
+# for Fig. 13's P_0..P_9).
 platform() {
-    echo "$table" | awk -v d="$1" '
+    echo "$table" | awk -v d="$1" -v links="${2:-0}" '
     BEGIN { print "staging oneport"; print "bytes_per_iter 1" }
     { for (p = 0; p < 10; p++) {
         prof = ""
-        if (d > 0) prof = sprintf(" profile=%d:%g,%d:1,%d:%g,%d:1", 100 + 50 * p, 1 - d,
-                                  300 + 50 * p, 1100 + 50 * p, 1 - d, 1300 + 50 * p)
+        if (d > 0) {
+            seg = sprintf("%d:%g,%d:1,%d:%g,%d:1", 100 + 50 * p, 1 - d,
+                          300 + 50 * p, 1100 + 50 * p, 1 - d, 1300 + 50 * p)
+            prof = " profile=" seg (links ? " link_profile=" seg : "")
+        }
         printf "speed=%s latency=%s stage_lat=1e-4 bandwidth=%s count=10%s\n", $1, $2, $3, prof
     } }'
 }
@@ -78,7 +82,7 @@ echo
 echo "seed 001 Fig. 14 under push: CPU efficiency against dynamicity delta (window as above)"
 printf "%6s %10s %10s %10s %12s\n" delta as4dr baseline ratio "paper ratio"
 for d in 0 0.4 0.8; do
-    platform "$d" > "$tmp/dyn"
+    platform "$d" 1 > "$tmp/dyn" # the profile slows compute and links (eqs. 21-22)
     a=$(peff "$tmp/dyn" "as4dr,tau=3" a)
     b=$(peff "$tmp/dyn" "as4dr,tau=3,adapt=off" b)
     p=""; [ "$d" = 0 ] && p="1.00"; [ "$d" = 0.8 ] && p="1.38"
@@ -112,7 +116,8 @@ delta = 0.8 1.38 times.  Under --protocol push the master waits for each
 worker's round-robin turn, so a Baseline worker whose chunks are too short
 idles until the longest ones are served, which is the paper's mechanism.
 Under pull (the runtime's rule) a worker with a chunk of the wrong size
-simply asks again, and the Baseline loses almost nothing.  lf-sim's profiles
-slow compute only (the paper also slows the links, eq. (21)), and the
-profiles stand in for Fig. 13's P_0..P_9, which are read from the text.
+simply asks again, and the Baseline loses almost nothing.  Under push the
+profiles slow compute and links together, as eq. (21) does (under pull,
+compute only, as before); they stand in for Fig. 13's P_0..P_9, which are
+read from the text.
 TXT

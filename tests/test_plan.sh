@@ -55,6 +55,15 @@ awk -F, '{ T[$1] = $4 } END { exit !(T["periodic-opt"] <= T["periodic"] + 1e-9 &
     bad "LP worse than the heuristic on its own sequence"
 "$plan" --speeds 1,1/2 --tasks 10 --stage-lat 1 --format json | grep -q '"method": "comm-first"' ||
     bad "json"
+"$plan" --speeds 1,1/2 --tasks 10 --stage-lat 1 | grep -q '^comm-first' || bad "table"
+# --max-activations bounds comm-first and periodic; --workers cycles --speeds.
+"$plan" --speeds 1,1/2 --workers 4 --stage-lat 0.01 --bandwidth 100 --bytes-per-iter 1 --tasks 1000 \
+    --max-activations 8 --format csv | awk -F, '($1 == "comm-first" || $1 == "periodic") && $2 > 8 { exit 1 }
+                                             END { exit NR != 6 }' || bad "--max-activations 8 or --workers 4"
+# A compute latency L per chunk adds L to every chunk a worker computes: one
+# worker, one activation, W = 3 at speed 1 with L = 2 and S = 1: T = 1 + 3 + 2.
+[ "$("$plan" --speeds 1 --stage-lat 1 --latency 2 --tasks 3 --sequence 1 --format csv |
+     awk -F, 'NR == 2 { print $6 }')" = 6/1 ] || bad "--latency"
 
 for args in "--speeds 1 --tasks 5 --sequence 2" \
             "--speeds 1 --tasks 5 --sequence 1,,1" \

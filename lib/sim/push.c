@@ -191,7 +191,8 @@ static int send(struct sim *S, int i, double t, char *err, size_t errlen)
     S->sport = ch->arrive[ch->npieces - 1];
     x->outstanding += ch->npieces;
     lf__exec_chunk_begin(&S->ex, i, t * 1e9, c);
-    lf__sim_heap_push(&S->h, (struct ev){.t = S->sport, .kind = K_PORT, .w = S->view.nworkers});
+    if (S->sport > t) /* else try_send goes on serving at t */
+        lf__sim_heap_push(&S->h, (struct ev){.t = S->sport, .kind = K_PORT, .w = S->view.nworkers});
     compute_next(S, i, t);
     return 1;
 }

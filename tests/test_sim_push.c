@@ -72,37 +72,42 @@ static void test_every_iteration_exactly_once(void)
 {
     static const uint64_t ns[] = {0, 1, 97, 5003};
     for (const struct lf__policy *const *p = lf__policies; *p; p++)
-        for (size_t v = 0; v < NVAR; v++)
-            for (size_t j = 0; j < sizeof ns / sizeof *ns; j++) {
-                struct lf__sim_platform pf;
-                platform(&pf, "1,0.3,2.5", 7, 0.05, 50);
-                struct log lg = {0};
-                struct lf__sim_result r;
-                uint64_t n = ns[j];
-                int rc = run_push(&pf, (*p)->name, n, &variants[v], &lg, &r);
-                CU_ASSERT(rc == 0);
-                if (rc == 0) {
-                    unsigned char *seen = calloc(n + 1, 1);
-                    uint64_t sum = 0, dup = 0;
-                    for (size_t c = 0; c < lg.n; c++) {
-                        sum += lg.c[c].size;
-                        for (uint64_t it = lg.c[c].lo; it < lg.c[c].lo + lg.c[c].size && it < n;
-                             it++)
-                            dup += seen[it]++ != 0;
+        for (int paper = 0; paper < 2; paper++)
+            for (size_t v = 0; v < NVAR; v++)
+                for (size_t j = 0; j < sizeof ns / sizeof *ns; j++) {
+                    char spec[64];
+                    if (paper && !((*p)->flags & LF__P_CALIB))
+                        continue;
+                    snprintf(spec, sizeof spec, "%s%s", (*p)->name, paper ? ",cal=paper" : "");
+                    struct lf__sim_platform pf;
+                    platform(&pf, "1,0.3,2.5", 7, 0.05, 50);
+                    struct log lg = {0};
+                    struct lf__sim_result r;
+                    uint64_t n = ns[j];
+                    int rc = run_push(&pf, spec, n, &variants[v], &lg, &r);
+                    CU_ASSERT(rc == 0);
+                    if (rc == 0) {
+                        unsigned char *seen = calloc(n + 1, 1);
+                        uint64_t sum = 0, dup = 0;
+                        for (size_t c = 0; c < lg.n; c++) {
+                            sum += lg.c[c].size;
+                            for (uint64_t it = lg.c[c].lo; it < lg.c[c].lo + lg.c[c].size && it < n;
+                                 it++)
+                                dup += seen[it]++ != 0;
+                        }
+                        CU_ASSERT_EQUAL(sum, n);
+                        CU_ASSERT_EQUAL(dup, 0);
+                        CU_ASSERT_EQUAL(r.chunks, lg.n);
+                        if (sum != n || dup)
+                            fprintf(stderr, "  %s variant %zu n=%llu: sum %llu dup %llu\n",
+                                    (*p)->name, v, (unsigned long long)n, (unsigned long long)sum,
+                                    (unsigned long long)dup);
+                        free(seen);
+                        lf__sim_result_free(&r);
                     }
-                    CU_ASSERT_EQUAL(sum, n);
-                    CU_ASSERT_EQUAL(dup, 0);
-                    CU_ASSERT_EQUAL(r.chunks, lg.n);
-                    if (sum != n || dup)
-                        fprintf(stderr, "  %s variant %zu n=%llu: sum %llu dup %llu\n", (*p)->name,
-                                v, (unsigned long long)n, (unsigned long long)sum,
-                                (unsigned long long)dup);
-                    free(seen);
-                    lf__sim_result_free(&r);
+                    free(lg.c);
+                    lf__sim_platform_free(&pf);
                 }
-                free(lg.c);
-                lf__sim_platform_free(&pf);
-            }
 }
 
 /* Whole chunks, no claim cost: a chunk's send occupies the port from when

@@ -354,16 +354,7 @@ int main(int argc, char **argv)
         die_usage("%s", err);
     if (pf.nworkers > MAX_WORKERS)
         die_usage("%d workers: lf-plan solves LPs for at most %d", pf.nworkers, MAX_WORKERS);
-    for (int i = 0; i < pf.nworkers; i++) {
-        if (latency >= 0)
-            pf.w[i].latency = latency;
-        if (stage_lat >= 0)
-            pf.w[i].stage_lat = stage_lat;
-        if (bandwidth >= 0)
-            pf.w[i].bandwidth = bandwidth;
-    }
-    if (bpi >= 0)
-        pf.bytes_per_iter = bpi;
+    lf__sim_platform_set(&pf, latency, stage_lat, bandwidth, bpi);
     int p = pf.nworkers;
     struct lf__plan_worker *w = calloc((size_t)p, sizeof *w);
     if (!w)

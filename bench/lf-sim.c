@@ -807,14 +807,9 @@ int main(int argc, char **argv)
     if (!pf.ndom && (home || passes))
         die_usage("%s needs NUMA domains (--nodes N, or a 'domains N' line in the platform)",
                   home ? "--home" : "--passes");
+    lf__sim_platform_set(&pf, latency, stage_lat, bandwidth, bpi);
     for (int i = 0; i < pf.nworkers; i++) {
         struct lf__sim_worker *w = &pf.w[i];
-        if (latency >= 0)
-            w->latency = latency;
-        if (stage_lat >= 0)
-            w->stage_lat = stage_lat;
-        if (bandwidth >= 0)
-            w->bandwidth = bandwidth;
         if (profile && lf__sim_profile_parse(w, profile, err, sizeof err))
             die_usage("--profile: %s", err);
         if (link_profile && lf__sim_link_profile_parse(w, link_profile, err, sizeof err))
@@ -822,8 +817,6 @@ int main(int argc, char **argv)
         if (start_delay >= 0)
             w->start = start_delay * i;
     }
-    if (bpi >= 0)
-        pf.bytes_per_iter = bpi;
     if (staging)
         pf.staging = strcmp(staging, "oneport") == 0 ? LF__SIM_STAGE_ONEPORT : LF__SIM_STAGE_FREE;
 

@@ -158,28 +158,43 @@ bad:
     return -EINVAL;
 }
 
-int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
+/* Parse text into the profile *prof of *nseg segments (replacing it). */
+static int set_profile(const char *key, const char *text, struct lf__sim_seg **prof, int *nseg,
+                       char *err, size_t errlen)
 {
     struct lf__sim_seg *seg;
-    int n, rc = parse_segments("profile", text, &seg, &n, err, errlen);
+    int n, rc = parse_segments(key, text, &seg, &n, err, errlen);
     if (rc)
         return rc;
-    prof_release(w->prof);
-    w->prof = seg;
-    w->nseg = n;
+    prof_release(*prof);
+    *prof = seg;
+    *nseg = n;
     return 0;
+}
+
+int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
+{
+    return set_profile("profile", text, &w->prof, &w->nseg, err, errlen);
 }
 
 int lf__sim_link_profile_parse(struct lf__sim_worker *w, const char *text, char *err, size_t errlen)
 {
-    struct lf__sim_seg *seg;
-    int n, rc = parse_segments("link_profile", text, &seg, &n, err, errlen);
-    if (rc)
-        return rc;
-    prof_release(w->lprof);
-    w->lprof = seg;
-    w->nlseg = n;
-    return 0;
+    return set_profile("link_profile", text, &w->lprof, &w->nlseg, err, errlen);
+}
+
+void lf__sim_platform_set(struct lf__sim_platform *pf, double latency, double stage_lat,
+                          double bandwidth, double bytes_per_iter)
+{
+    for (int i = 0; i < pf->nworkers; i++) {
+        if (latency >= 0)
+            pf->w[i].latency = latency;
+        if (stage_lat >= 0)
+            pf->w[i].stage_lat = stage_lat;
+        if (bandwidth >= 0)
+            pf->w[i].bandwidth = bandwidth;
+    }
+    if (bytes_per_iter >= 0)
+        pf->bytes_per_iter = bytes_per_iter;
 }
 
 double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes, int latency)

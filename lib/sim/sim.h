@@ -88,6 +88,10 @@ int lf__sim_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
 /* The same for w's link (its bandwidth, staging and results). */
 int lf__sim_link_profile_parse(struct lf__sim_worker *w, const char *text, char *err,
                                size_t errlen);
+/* The command line's overrides: each value >= 0 replaces that cost on every
+ * worker (bytes_per_iter: the platform's); a negative one keeps the file's. */
+void lf__sim_platform_set(struct lf__sim_platform *pf, double latency, double stage_lat,
+                          double bandwidth, double bytes_per_iter);
 /* How long worker w's link, starting at t0, takes to move bytes: its
  * latency stage_lat first when latency is 1, then the bytes at its
  * bandwidth times its link profile's factor (0 bytes or an unlimited

@@ -78,6 +78,9 @@ static const char usage_text[] =
     "                       home (stage: and bytes_per_iter > 0), e.g.\n"
     "                       --schedule fac2,numa=on,stage=off\n"
     "  --claim-ns NS        cost of one claim, ns (default 0)\n"
+    "  --known              the policies start from the model's exact costs (speeds,\n"
+    "                       latencies, staging) instead of calibrating, as the papers\n"
+    "                       assume known parameters (not with cal=paper or memory=off)\n"
     "protocol (doc/lf-sim.md, \"Push\"):\n"
     "  --protocol P         pull (default: a worker claims a chunk when it is idle,\n"
     "                       as the runtime does) or push (a master sends chunks over\n"
@@ -502,6 +505,7 @@ int main(int argc, char **argv)
         O_START_DELAY,
         O_WINDOW,
         O_LINK_PROFILE,
+        O_KNOWN,
         O_HELP
     };
     static const struct option opts[] = {
@@ -539,6 +543,7 @@ int main(int argc, char **argv)
         {"start-delay", required_argument, 0, O_START_DELAY},
         {"window", required_argument, 0, O_WINDOW},
         {"link-profile", required_argument, 0, O_LINK_PROFILE},
+        {"known", no_argument, 0, O_KNOWN},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
@@ -592,6 +597,9 @@ int main(int argc, char **argv)
             break;
         case O_LINK_PROFILE:
             link_profile = optarg;
+            break;
+        case O_KNOWN:
+            o.known = 1;
             break;
         case O_NODES:
             nodes = opt_u64("--nodes", optarg);

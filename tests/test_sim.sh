@@ -11,7 +11,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 "$sim" --help | grep -q 'example' || bad "--help has no example"
 for opt in --nodes --workers-per-node --home --passes numa=on stage=on --protocol --order \
-           --inflight --results --split --start-delay --window --link-profile; do
+           --inflight --results --split --start-delay --window --link-profile --known; do
     "$sim" --help | grep -q -e "$opt" || bad "--help does not mention $opt"
 done
 for args in "--speeds 1,x --tasks 5 --schedule fac2" \
@@ -118,6 +118,14 @@ for proto in pull push; do
         --link-profile 0:0.5 --protocol $proto --trace "$tmp/l.csv" >/dev/null || bad "link profile $proto"
     [ "$(awk -F, 'NR == 2 { print $4 }' "$tmp/l.csv")" = 103.000000000 ] ||
         bad "--link-profile ($proto): chunk ends at $(awk -F, 'NR == 2 { print $4 }' "$tmp/l.csv"), expected 103"
+done
+# --known: the model's costs stand in for calibration (no calibration chunk),
+# except under cal=paper; both protocols.
+for proto in pull push; do
+    "$sim" $push --protocol $proto --known --schedule umr --format json >"$tmp/k" || bad "--known $proto"
+    grep -q '"calib_chunks": 0,' "$tmp/k" || bad "--known $proto: calibration chunks"
+    "$sim" $push --protocol $proto --known --schedule umr,cal=paper --format json |
+        grep -q '"calib_chunks": 0,' && bad "--known with cal=paper did not calibrate"
 done
 "$sim" $push --window 1:10 --schedule fac2 --format json | grep -q '"window_eff"' || bad "json window"
 "$sim" $push --schedule fac2 | grep -q '^protocol     push, round-robin, inflight 2' || bad "table protocol"

@@ -544,7 +544,33 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         }
         S.ex.psum = &psum;
     }
-    S.calibrating = lf__exec_start(&S.ex, NULL, NULL);
+    /* --known: the model's costs stand in for calibration, through the
+     * executor's call-site memory. */
+    struct lf__site_mem mem = {0};
+    if (o && o->known) {
+        mem.ipt = malloc((size_t)P * sizeof *mem.ipt);
+        mem.cal = calloc((size_t)P, sizeof *mem.cal);
+        mem.cost = malloc((size_t)P * sizeof *mem.cost);
+        if (!mem.ipt || !mem.cal || !mem.cost) {
+            free(mem.ipt);
+            free(mem.cal);
+            free(mem.cost);
+            snprintf(err, errlen, "out of memory for %d workers", P);
+            rc = -ENOMEM;
+            goto out;
+        }
+        for (int i = 0; i < P; i++) {
+            mem.ipt[i] = 1e9 / pf->w[i].speed; /* ns per unit of work */
+            mem.cost[i][0] = lf__word_getd(&S.view.w[i].comp_lat_ns);
+            mem.cost[i][1] = lf__word_getd(&S.view.w[i].stage_lat_ns);
+            mem.cost[i][2] = lf__word_getd(&S.view.w[i].stage_ns_per_iter);
+        }
+        mem.valid = 1;
+    }
+    S.calibrating = lf__exec_start(&S.ex, o && o->known ? &mem : NULL, NULL);
+    free(mem.ipt);
+    free(mem.cal);
+    free(mem.cost);
     if (push) {
         rc = lf__sim_push_run(&S, err, errlen);
         if (rc)

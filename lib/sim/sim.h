@@ -216,6 +216,11 @@ struct lf__sim_opts {
     /* Efficiency over [win_start, win_end) seconds, for streams of unknown
      * size (win_end <= win_start: none). */
     double win_start, win_end;
+    /* 1: the policies start from the model's exact costs (time per unit of
+     * work, latencies, staging) as from a call site's memory, instead of
+     * calibrating: the papers' assumption that the parameters are known.
+     * Schedules with cal=paper or memory=off still calibrate. */
+    int known;
     void (*on_chunk)(void *ctx, const struct lf__sim_chunk *c); /* optional, in time order */
     void *ctx;
     void (*on_xfer)(void *ctx, const struct lf__sim_xfer *x); /* optional, in claim order */

@@ -28,7 +28,9 @@ for het in 1 2 5 10 20 50 100 200 500 1000; do
         }' > "$tmp/p"
         for proto in pull push; do
             for sc in umr umr,select=off fac2; do
-                e=$("$LF_SIM" --platform "$tmp/p" --tasks 2000 --schedule "$sc" --protocol $proto |
+                # push: the paper's known parameters (--known), no calibration
+                known=""; [ $proto = push ] && known=--known
+                e=$("$LF_SIM" --platform "$tmp/p" --tasks 2000 --schedule "$sc" --protocol $proto $known |
                     awk '$1 == "makespan" { m = $2 } $1 == "ideal" { i = $2 } END { print m / i }')
                 case $proto,$sc in
                 pull,umr) on=$(awk -v a="$on" -v b="$e" 'BEGIN { print a + b }') ;;
@@ -54,7 +56,9 @@ Under pull lf-sim's workers claim only when idle, so a chunk's staging never
 overlaps the previous chunk's compute (UMR's premise, eq. (7)); every chunk
 pays beta_i + c/B_i + alpha_i in series.  Under --protocol push the master
 sends round j+1 while round j computes (two chunks in flight, round-robin),
-as UMR assumes.  fac2 (a self-scheduling baseline, not in the paper) is
-shown for scale.  Calibration costs each worker one iteration first, and
-the ideal (W / sum S_i) leaves out every latency and transfer.
+as UMR assumes, and the policies start from the model's exact costs
+(--known: no calibration, the paper's known parameters).  fac2 (a
+self-scheduling baseline, not in the paper) is shown for scale.  Under pull
+calibration costs each worker one iteration first.  The ideal (W / sum S_i)
+leaves out every latency and transfer.
 TXT

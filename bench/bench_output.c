@@ -216,7 +216,7 @@ static int plot_efficiency(const char *dir, const struct bench_row *rows, int nr
 #define TRACE_MAX_SITES 64
 
 /* Chunk size over time for every thread of the last instance of each site
- * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns). */
+ * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from). */
 static int plot_trace(const char *dir, const char *trace, const char *const *sites,
                       const char *const *labels, int nlabels)
 {

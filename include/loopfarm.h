@@ -108,6 +108,13 @@ LF_API void lf_loop_end(lf_loop *loop, int tid);
  * inside a loop of the handle. */
 LF_API int lf_loop_set_guided_cap(lf_loop *loop, int on);
 
+/* Hand each member the chunks of the handle's later loops in increasing
+ * order (OpenMP's monotonic modifier): no chunk is ever taken from another
+ * member's lease (lease=on, the default of auto), since a stolen chunk
+ * precedes chunks its thief already ran.  on = 0 lifts it.  0, or -EINVAL
+ * for a NULL handle.  Not while a member is inside a loop of the handle. */
+LF_API int lf_loop_set_monotonic(lf_loop *loop, int on);
+
 /* Number of iterations of a canonical loop (0 for an empty one); -EINVAL
  * through *ok == 0 when incr == 0. */
 LF_API unsigned long lf_trip_count(long lo, long hi, long incr, int *ok);
@@ -122,6 +129,11 @@ struct lf_loop_stats {
     int from_memory; /* it started from what the call site learned before */
     int drifted;     /* its rates drifted from that memory beyond the threshold
                         (50 %), so the next execution calibrates afresh */
+    /* Leases (lease=on, the default of auto): pieces the bodies got, chunks
+     * taken from another member's lease, and the iterations they held. */
+    unsigned long pieces;
+    unsigned long steals;
+    unsigned long stolen;
 };
 LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
 

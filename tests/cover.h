@@ -111,6 +111,15 @@ static const char *const cover_specs[] = {
     "rumr",
     "fifo",
     "lifo,ret=0.5",
+    /* leases: stolen from on every chunk (lease=force), and the default mode */
+    "dynamic,lease=force",
+    "dynamic,7,lease=force",
+    "guided,lease=force",
+    "fac2,lease=force",
+    "af,lease=force",
+    "multi,lease=force",
+    "multi,cal=paper,memory=off,lease=force",
+    "tss,lease=on",
     NULL,
 };
 

@@ -82,7 +82,8 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->view.nworkers = nthreads;
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
-        if (!sl->cal0) {
+        sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
+        if (!sl->cal0 || !sl->lease) {
             lf_loop_destroy(l);
             return -ENOMEM;
         }
@@ -135,6 +136,7 @@ void lf_loop_destroy(lf_loop *l)
             free(l->ring[r].trace);
         }
         free(l->ring[r].cal0);
+        free(l->ring[r].lease);
         free(l->ring[r].dom);
     }
     lf__stage_free(l);
@@ -186,7 +188,16 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     s->ex.cap = l->guided_cap && !lf__located(s);
     s->kind = lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &s->fa_chunk);
     s->claim = lf__claim_of(s->kind);
-    s->untimed = !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched);
+    s->lease_mode =
+        (int)lf__exec_lease_mode(&l->sched, n, l->P, s->kind, lf__located(s), l->monotonic);
+    for (size_t t = 0; t < P; t++)
+        atomic_init(&s->lease[t].range, 0);
+    atomic_init(&s->n_pieces, 0);
+    atomic_init(&s->n_steals, 0);
+    atomic_init(&s->n_stolen, 0);
+    /* Pieces are sized in time: a leasing instance is timed. */
+    s->untimed = !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched) &&
+                 s->lease_mode == LF__LEASE_OFF;
     s->solo = P == 1;
 }
 
@@ -239,6 +250,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     th->fast_chunks = th->fast_iters = 0;
     th->stopped = 0;
     th->k = 0;
+    th->pieces = th->steals = th->stolen = 0;
     th->t_prev_end = spins ? lf__ticks() : now; /* a wait for the slot is not scheduling */
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
     th->cal_size = s->cal0[tid];
@@ -293,6 +305,12 @@ void lf_loop_end(lf_loop *l, int tid)
     th->cur = NULL;
     if (lf__located(s))
         lf__stage_leave(l, s, tid);
+    if (s->lease_mode) {
+        /* What is left of its lease stays there for the members still in. */
+        lf__fetch_add_relaxed(&s->n_pieces, th->pieces);
+        lf__fetch_add_relaxed(&s->n_steals, th->steals);
+        lf__fetch_add_relaxed(&s->n_stolen, th->stolen);
+    }
     if (!th->stopped) {
         /* Gone: policies must not count on this member any more. */
         lf__exec_worker_gone(&s->ex, tid);
@@ -311,7 +329,10 @@ void lf_loop_end(lf_loop *l, int tid)
                                0,
                                (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9,
                                s->view.calibrated_from_memory,
-                               0};
+                               0,
+                               lf__load_relaxed(&s->n_pieces),
+                               lf__load_relaxed(&s->n_steals),
+                               lf__load_relaxed(&s->n_stolen)};
     double over = 0.0;
     for (int t = 0; t < l->P; t++) {
         struct lf__wstat *w = &s->view.w[t];
@@ -344,6 +365,14 @@ int lf_loop_set_guided_cap(lf_loop *l, int on)
     if (!l)
         return -EINVAL;
     l->guided_cap = on != 0;
+    return 0;
+}
+
+int lf_loop_set_monotonic(lf_loop *l, int on)
+{
+    if (!l)
+        return -EINVAL;
+    l->monotonic = on != 0;
     return 0;
 }
 

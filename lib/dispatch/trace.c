@@ -3,9 +3,12 @@
  * Each member appends its chunks to a buffer of its own in the loop's slot
  * (no I/O, no lock) of at most TRACE_CAP records; a member whose buffer is
  * full writes it out, and the last member out of a loop writes what the
- * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns
- * with [lo, hi) the chunk's logical iterations (0 .. trip count) and times
- * in ns since the library's clock epoch.
+ * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns,
+ * pieces,from with [lo, hi) the chunk's logical iterations (0 .. trip
+ * count) that the member ran, times in ns since the library's clock epoch,
+ * the number of pieces its body got them in (1 unless the chunk was a
+ * lease), and the member it was stolen from (-1: claimed from the shared
+ * counter).
  *
  * The file is opened for appending and written only in whole records (one
  * write(2) of whole lines at a time), so processes that share a file
@@ -34,7 +37,7 @@
 /* Bytes of CSV formatted before one write(2); a record takes < 160. */
 #define TRACE_IOBUF 16384
 
-static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns\n";
+static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n";
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -170,10 +173,11 @@ static void write_member(struct lf_loop *l, struct lf__slot *s, int t)
     size_t n = 0;
     for (size_t i = 0; i < b->len && trace_fd >= 0; i++) {
         const struct lf__trace_rec *r = &b->rec[i];
-        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu\n", l->name,
+        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu,%u,%d\n", l->name,
                          (unsigned long long)s->instance, t, (unsigned long long)r->lo,
                          (unsigned long long)r->hi, (unsigned long long)lf__dispatch_ns(r->start),
-                         (unsigned long long)lf__dispatch_ns(r->end));
+                         (unsigned long long)lf__dispatch_ns(r->end), (unsigned)r->pieces,
+                         (int)r->from);
         if (k < 0 || (size_t)k >= sizeof io - n) {
             /* The record did not fit: write the whole ones before it. */
             int rc = n ? write_all(io, n) : -EOVERFLOW;
@@ -210,7 +214,7 @@ static void report_drops(void)
 }
 
 void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
-                   uint64_t start, uint64_t end)
+                   uint64_t start, uint64_t end, uint32_t pieces, int from)
 {
     struct lf__trace_buf *b = &s->trace[tid];
     if (!b->rec) {
@@ -225,7 +229,7 @@ void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, 
         pthread_mutex_unlock(&trace_lock);
     }
     if (b->len < b->cap)
-        b->rec[b->len++] = (struct lf__trace_rec){lo, lo + n, start, end};
+        b->rec[b->len++] = (struct lf__trace_rec){lo, lo + n, start, end, pieces, from};
     else
         lf__fetch_add_relaxed(&dropped, 1);
 }

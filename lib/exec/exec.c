@@ -41,6 +41,27 @@ uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double
     return lf__exec_clip(x, c, r);
 }
 
+enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, int P,
+                                        enum lf__claim_kind kind, int located, int monotonic)
+{
+    int want = s->lease >= 0 ? s->lease : (s->pol->flags & LF__P_LEASE) ? LF__LEASE_ON : 0;
+    if (!want || P < 2 || located || monotonic || n > LF__LEASE_MAXN)
+        return LF__LEASE_OFF;
+    if (kind == LF__CLAIM_STATIC || kind == LF__CLAIM_DOMAINS)
+        return LF__LEASE_OFF;
+    return want == 2 ? LF__LEASE_FORCE : LF__LEASE_ON;
+}
+
+uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
+                        uint64_t rem)
+{
+    double ipt = lf__view_last_ipt(x->view, w);
+    uint64_t p = ipt > 0.0 ? lf__chunk_clamp(ceil(LF__PIECE_NS / ipt), rem) : lf__div_ceil(c, 8);
+    if (mode == LF__LEASE_FORCE && p > lf__div_ceil(c, 4))
+        p = lf__div_ceil(c, 4);
+    return p == 0 ? 1 : p > rem ? rem : p;
+}
+
 uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
                                int ndom, const struct lf__loc_times *t, int staging)
 {

@@ -77,6 +77,54 @@ static inline uint64_t lf__exec_clip(const struct lf__exec *x, uint64_t c, uint6
     return c;
 }
 
+/* ---- Leases ----
+ *
+ * A leased chunk [lo, hi) is run by its owner in pieces from the front; a
+ * worker that finds the shared counter exhausted takes the back half of the
+ * fullest lease, which becomes a lease of its own.  So a worker that turns
+ * out slow, stalls or is newly loaded holds up the loop by at most one
+ * piece, whatever size its chunk was given. */
+
+enum lf__lease_mode {
+    LF__LEASE_OFF = 0,
+    LF__LEASE_ON = 1,
+    LF__LEASE_FORCE = 2, /* steal before every claim, >= 4 pieces a chunk: tests */
+};
+
+/* Largest trip count whose chunks can be leased: a lease packs its two
+ * ends, logical iterations, into one 64-bit word. */
+#define LF__LEASE_MAXN 0xfffffffeULL
+
+/* Compute time a piece aims at (ns): long enough that taking it (one CAS
+ * on a line only thieves share) is below 0.2 % of it, short enough that a
+ * stalled owner holds back little. */
+#define LF__PIECE_NS 20000.0
+
+/* The lease mode of an instance of n iterations for P workers whose claim
+ * variant is kind: the schedule's lease= (or its policy's default,
+ * LF__P_LEASE), but off for a team of one, a static or locality-aware
+ * claim, located chunks (staging has pieces of its own), a loop whose
+ * chunks must come in increasing order to each worker (monotonic), and
+ * trip counts above LF__LEASE_MAXN. */
+enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, int P,
+                                        enum lf__claim_kind kind, int located, int monotonic);
+
+/* The piece worker w runs next of a lease with rem >= 1 iterations left
+ * (c: the size of the chunk it holds): LF__PIECE_NS of compute at w's
+ * latest time per iteration, an eighth of the chunk while w has none;
+ * under LF__LEASE_FORCE at most a quarter of the chunk.  In [1, rem]. */
+uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
+                        uint64_t rem);
+
+/* The part a thief takes of a lease with rem >= 1 iterations left: the
+ * back half, rounded up (a lease of two or more keeps at least one for its
+ * owner, so work moves between leases without ever leaving them all
+ * empty). */
+static inline uint64_t lf__exec_steal_size(uint64_t rem)
+{
+    return rem - rem / 2;
+}
+
 /* Locality-aware dispatch: the chunk a worker of domain self takes from
  * domain d's range, where rem >= 1 iterations are left, when the claim was
  * sized c >= 1 against the whole loop.  From its own range, c clipped to

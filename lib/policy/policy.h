@@ -156,6 +156,10 @@ enum {
                                 times every chunk only for policies that consume times
                                 (this flag, LF__P_CALIB, LF__P_MAYSTOP or a feedback hook)
                                 or when LF_TRACE is set; others are counted, not timed. */
+    LF__P_LEASE = 1u << 5,   /* chunks are leases by default (lease=on): the owner runs
+                                its chunk in pieces and an idle worker may take the back */
+    LF__P_PROFILE = 1u << 6, /* the executor books each chunk's position and time into
+                                the call site's cost profile (lib/exec/profile.h) */
 };
 
 #define LF__POLICY_STATE_MAX 512 /* bytes; every state_size must fit */
@@ -210,7 +214,12 @@ void lf__policy_list(char *buf, size_t len);
  *   stage=on|off   copy a remote chunk's declared inputs to the thread's
  *                  domain before its body runs (on);
  *   piece=BYTES    a staged chunk with more input than this goes to the body
- *                  in pieces, the next one prefetched (262144; 0: whole). */
+ *                  in pieces, the next one prefetched (262144; 0: whole);
+ *   lease=on|off|force  chunks are leases: the owner runs each in pieces
+ *                  and a worker that finds nothing left takes the back half
+ *                  of the fullest lease (default: the policy's, on for
+ *                  auto); force also steals before every claim, with at
+ *                  least four pieces a chunk (a test mode). */
 struct lf__sched {
     const struct lf__policy *pol;
     char spec[128];
@@ -219,6 +228,7 @@ struct lf__sched {
     int numa;
     int stage;
     uint64_t stage_piece;
+    int lease; /* -1: the policy's default, 0 off, 1 on, 2 force */
     uint64_t cal_ns;
     uint64_t state[LF__POLICY_STATE_MAX / 8];
 };

@@ -82,6 +82,9 @@ static inline void cover_free(struct cover_case *c)
 /* Schedules every coverage test sweeps: one spec per registered policy
  * with typical parameters, plus variants that change the claim path. */
 static const char *const cover_specs[] = {
+    "auto",
+    "auto,lease=force",
+    "auto,lease=off,k1=1",
     "static",
     "static,3",
     "dynamic",

@@ -193,6 +193,14 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
     if (th->chunk_n && s->lease_mode && (c = lf__lease_piece(l, s, tid, &lo)) != 0) {
         /* The next piece of its lease: the chunk is not over. */
         th->pieces++;
+        if (s->ex.acc) {
+            uint64_t t = lf__ticks(); /* the previous piece's time, for the profile */
+            lf__exec_profile_book(&s->ex, tid, th->piece_lo, th->piece_n,
+                                  (double)lf__ticks_to_ns(t - th->piece_t0));
+            th->piece_t0 = t;
+        }
+        th->piece_lo = lo;
+        th->piece_n = c;
         *first = lf__index_of(s, lo);
         *count = c;
         return 1;
@@ -228,6 +236,9 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         give = lf__located(s) ? lf__stage_inputs(l, s, tid, lo, c) : c;
     }
     th->t_start = th->chunk_staged ? th->t_staged : lf__ticks(); /* compute begins */
+    th->piece_t0 = th->t_start;
+    th->piece_lo = lo;
+    th->piece_n = give;
     *first = lf__index_of(s, lo);
     *count = give;
     return 1;

@@ -137,6 +137,7 @@ struct lf__thr {
      * and how many pieces; where it came from (-1: the shared counter,
      * else the member it was stolen from); this instance's totals. */
     uint64_t run_n;
+    uint64_t piece_lo, piece_n, piece_t0; /* the piece its body has: [lo, lo + n), since */
     uint32_t chunk_pieces;
     int chunk_from;
     uint64_t pieces, steals, stolen;
@@ -181,6 +182,7 @@ struct lf_loop {
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
+    unsigned long runs; /* loop instances completed (under mem_lock) */
     struct lf_loop_stats last;
     struct lf_loop_numa_stats last_numa;
     int ndom_max; /* lf_numa_count() when the handle was made */

@@ -83,6 +83,15 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
         sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
+        if (l->sched.pol->flags & LF__P_PROFILE) {
+            /* Where each member's chunks lay, for the call site's profile. */
+            sl->ex.acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->ex.acc);
+            sl->ex.prof = calloc(1, sizeof *sl->ex.prof);
+            if (!sl->ex.acc || !sl->ex.prof) {
+                lf_loop_destroy(l);
+                return -ENOMEM;
+            }
+        }
         if (!sl->cal0 || !sl->lease) {
             lf_loop_destroy(l);
             return -ENOMEM;
@@ -137,6 +146,8 @@ void lf_loop_destroy(lf_loop *l)
         }
         free(l->ring[r].cal0);
         free(l->ring[r].lease);
+        free(l->ring[r].ex.acc);
+        free(l->ring[r].ex.prof);
         free(l->ring[r].dom);
     }
     lf__stage_free(l);
@@ -281,6 +292,37 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
     return 1;
 }
 
+/* LF_VERBOSE: what a learning schedule knows of this call site after
+ * executions 1, 2, 4, 8, ... (under mem_lock). */
+static void report_learned(struct lf_loop *l, const struct lf__slot *s,
+                           const struct lf_loop_stats *st)
+{
+    unsigned long k = ++l->runs;
+    if (!lf__verbose() || !(l->sched.pol->flags & LF__P_PROFILE) || (k & (k - 1)) != 0)
+        return;
+    const struct lf__profile *p = &l->mem.prof;
+    char rates[256];
+    size_t off = 0;
+    for (int t = 0; t < l->P && off < sizeof rates - 24; t++)
+        off += (size_t)snprintf(rates + off, sizeof rates - off, "%s%.3g", t ? " " : "",
+                                l->mem.valid ? l->mem.ipt[t] : 0.0);
+    double lo = p->cost[0], hi = p->cost[0];
+    for (int b = 1; b < LF__PROF_BINS; b++) {
+        lo = fmin(lo, p->cost[b]);
+        hi = fmax(hi, p->cost[b]);
+    }
+    fprintf(stderr,
+            "loopfarm: %s: execution %lu of %s: %s; ns per unit by thread [%s]; profile "
+            "over %d bins, cost %.2f..%.2f of the mean, confidence %.2f after %u execution%s%s; "
+            "%lu chunks in %lu pieces, %lu steals (%lu iterations)\n",
+            l->name, k, l->sched.spec,
+            s->view.prof ? "dealt by the profile"
+                         : (st->from_memory ? "rates from memory" : "calibrated"),
+            rates, LF__PROF_BINS, p->valid ? lo : 1.0, p->valid ? hi : 1.0, p->conf, p->execs,
+            p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
+            st->chunks, st->pieces, st->steals, st->stolen);
+}
+
 void lf_loop_end(lf_loop *l, int tid)
 {
     if (!l || tid < 0 || tid >= l->P)
@@ -347,6 +389,7 @@ void lf_loop_end(lf_loop *l, int tid)
     else if (st.chunks)
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
     st.drifted = update_memory(l, s);
+    report_learned(l, s, &st);
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){
         lf__load_relaxed(&s->n_local), lf__load_relaxed(&s->n_remote),

@@ -106,6 +106,15 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
         }
     }
     v->calibrated_from_memory = 0;
+    /* The profile: this instance reads its own copy, trusted or not at all. */
+    v->prof = NULL;
+    if (x->acc) {
+        memset(x->acc, 0, (size_t)P * sizeof *x->acc);
+        if (wanted && s->memory && m->prof.valid && m->prof.conf >= LF__PROF_TRUST) {
+            *x->prof = m->prof;
+            v->prof = x->prof;
+        }
+    }
     memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)
         pol->start(x->pstate, v);
@@ -209,6 +218,9 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
     *drift = 0.0;
     if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper)
         return 0;
+    /* With a profile, a worker's rate is its time per unit: which part of
+     * the loop it happened to run does not count as drift. */
+    m->prof.dropped = lf__exec_profile_learn(x, m);
     int all = 1;
     for (int t = 0; t < v->nworkers; t++) {
         uint64_t it = lf__word_get(&v->w[t].iters);
@@ -218,7 +230,8 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
             all &= m->valid && m->ipt[t] > 0;
             continue;
         }
-        double ipt = (double)lf__word_get(&v->w[t].busy_ns) / (double)it;
+        double ipt = x->acc ? lf__exec_unit_time(x, t, &m->prof)
+                            : (double)lf__word_get(&v->w[t].busy_ns) / (double)it;
         /* The affine costs the worker fitted (0 where it measured none). */
         m->cost[t][0] = lf__word_getd(&v->w[t].comp_lat_ns);
         m->cost[t][1] = lf__word_getd(&v->w[t].stage_lat_ns);
@@ -234,7 +247,9 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
             m->cal[t] = c;
         }
     }
-    if (m->valid && *drift > LF__RECAL_DRIFT) {
+    /* A schedule with a profile refreshes every rate from each chunk, so
+     * stale rates cost it one first chunk (a lease): it keeps its memory. */
+    if (m->valid && *drift > LF__RECAL_DRIFT && !x->acc) {
         m->valid = 0;
         return 1;
     }

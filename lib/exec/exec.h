@@ -34,7 +34,18 @@ struct lf__exec {
     struct lf__view *view;
     int cap; /* every claim within OpenMP's guided bound, ceil(r / P): set by an
                 executor that runs a schedule(guided) loop under another policy */
+    /* LF__P_PROFILE (else NULL): P accumulators of where each worker's
+     * chunks lay and what they took, and the instance's copy of the call
+     * site's profile (what view->prof points at when it is trusted). */
+    struct lf__prof_acc *acc;
+    struct lf__profile *prof;
 };
+
+/* One worker's chunk times by profile bin during an instance. */
+struct lf__prof_acc {
+    double it[LF__PROF_BINS]; /* iterations it ran in each bin */
+    double ns[LF__PROF_BINS]; /* compute time booked to each bin */
+} __attribute__((aligned(64)));
 
 /* ---- Claims ---- */
 
@@ -231,7 +242,46 @@ struct lf__site_mem {
     double *ipt;
     uint64_t *cal;
     double (*cost)[3];
+    struct lf__profile prof; /* LF__P_PROFILE: the cost profile (lib/exec/profile.c) */
 };
+
+/* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
+
+/* A profile that predicted the last execution at least this well (1 minus
+ * its relative error) is trusted: the next execution deals by it. */
+#define LF__PROF_TRUST 0.5
+/* Forgetting factor: the weight of what the profile said before against
+ * what one more execution observed. */
+#define LF__PROF_KEEP 0.5
+
+/* Worker w ran the iterations [lo, lo + iters) of the instance (a piece
+ * of a lease, or a whole chunk) in busy_ns of compute: book them and
+ * their time into the bins they span, the time split as the instance's
+ * profile expects it (evenly without one).  A no-op without x->acc. */
+void lf__exec_profile_book(const struct lf__exec *x, int w, uint64_t lo, uint64_t iters,
+                           double busy_ns);
+
+/* Worker w completed the chunk whose part it ran is [lo, lo + iters): set
+ * its last_units (the chunk's expected units under the instance's profile,
+ * iters without one).  A no-op without x->acc.  Call it before
+ * lf__exec_chunk_done, whose feedback may read last_units. */
+void lf__exec_profile_chunk(const struct lf__exec *x, int w, uint64_t lo, uint64_t iters);
+
+/* The instance ended (under the executor's serialisation of m): fold what
+ * it observed into m->prof.  Each worker's time per unit and each bin's
+ * relative cost are estimated together (alternating twice: speeds against
+ * the costs, costs against the speeds), so that a slow worker is not taken
+ * for an expensive region.  A profile that predicted this execution with
+ * a relative error above 1 - LF__PROF_TRUST is replaced by the
+ * observation and not trusted next time; otherwise it moves towards the
+ * observation by 1 - LF__PROF_KEEP and its confidence is 1 - the error.
+ * Returns 1 when a trusted profile was dropped. */
+int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);
+
+/* Worker w's compute time per unit of profile p over the instance's
+ * chunks (busy time over their expected units; flat without p); 0 when
+ * it ran nothing. */
+double lf__exec_unit_time(const struct lf__exec *x, int w, const struct lf__profile *p);
 
 /* Whether an instance of schedule s reads the site's memory at all
  * (schedules that neither calibrate nor read times skip it). */
@@ -240,7 +290,10 @@ int lf__exec_mem_wanted(const struct lf__sched *s);
 /* The instance ended: remember what it measured (a worker that got no
  * iterations keeps what was known of it), or, when some worker's time per
  * iteration moved by more than LF__RECAL_DRIFT since the last execution,
- * drop the memory and return 1 with the largest drift in *drift. */
+ * drop the memory and return 1 with the largest drift in *drift.  Under
+ * LF__P_PROFILE the profile is learned first (lf__exec_profile_learn), a
+ * worker's rate is its time per unit of it, and drift only sets *drift:
+ * such a schedule refreshes rates from every chunk and keeps its memory. */
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift);
 
 #endif

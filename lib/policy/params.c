@@ -184,6 +184,24 @@ int lf__params_get_onoff(struct lf__params *p, const char *key, int *out, char *
     return 1;
 }
 
+int lf__params_get_min(struct lf__params *p, uint64_t *out, char *err, size_t errlen)
+{
+    int rc = lf__params_get_u64(p, "min", 1, UINT64_MAX / 2, out, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        *out = 0;
+    if (p->has_chunk) {
+        if (*out) {
+            snprintf(err, errlen, "%s: give the smallest chunk once, as %s,<n> or min=<n>", p->name,
+                     p->name);
+            return -EINVAL;
+        }
+        *out = p->chunk;
+    }
+    return 0;
+}
+
 int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen)
 {
     for (int i = 0; i < p->nkv; i++)

@@ -243,6 +243,11 @@ struct lf_site {
 /* The site's handles keep their chunks within OpenMP's guided bound
  * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */
 #define LF_SITE_GUIDED_CAP 1
+/* The site's handles hand each member its chunks in increasing order
+ * (lf_loop_set_monotonic: no chunk taken from another's lease): the preload
+ * shims' loops that ask for monotonic order (schedule(monotonic:...),
+ * ordered). */
+#define LF_SITE_MONOTONIC 2
 /* A loop handle leased by one execution of a site's loop (opaque). */
 typedef struct lf_omp_lease lf_omp_lease;
 /* Lease an idle handle of the site for a team of nthreads running schedule

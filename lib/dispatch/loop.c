@@ -83,7 +83,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
         sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
-        if (l->sched.pol->flags & LF__P_PROFILE) {
+        if ((l->sched.pol->flags & LF__P_PROFILE) && P > 1) {
             /* Where each member's chunks lay, for the call site's profile. */
             sl->ex.acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->ex.acc);
             sl->ex.prof = calloc(1, sizeof *sl->ex.prof);

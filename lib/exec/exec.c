@@ -118,7 +118,9 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)
         pol->start(x->pstate, v);
-    if (!lf__exec_calibrates(s))
+    /* A team of one has nobody to balance against: a learning schedule
+     * does not calibrate it (its chunk is then all that is left). */
+    if (!lf__exec_calibrates(s) || (P == 1 && (pol->flags & LF__P_PROFILE)))
         return 0;
     if (!use_mem)
         return 1;

@@ -161,7 +161,8 @@ struct lf__site_mem;
  * learned (t_i, the affine costs).  Then the schedule's policy state
  * template is copied into x->pstate and start() runs; when memory stands
  * in for calibration, a_i = bm_i = 1 and calibrated() plans from all n
- * iterations.  cal0 (P entries, or NULL) gets each worker's first
+ * iterations; a team of one under LF__P_PROFILE does not calibrate.  cal0
+ * (P entries, or NULL) gets each worker's first
  * calibration chunk: 1, or the size that lasted calns last time.  Returns
  * 1 when the instance begins with a calibration phase. */
 int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0);
@@ -253,6 +254,10 @@ struct lf__site_mem {
 /* Forgetting factor: the weight of what the profile said before against
  * what one more execution observed. */
 #define LF__PROF_KEEP 0.5
+/* An execution whose chunks took less compute than this (ns, all workers)
+ * teaches the profile nothing: its times are mostly the clock's and the
+ * claims' own, and chunks that short are sized by the claim cost anyway. */
+#define LF__PROF_MIN_NS 100000.0
 
 /* Worker w ran the iterations [lo, lo + iters) of the instance (a piece
  * of a lease, or a whole chunk) in busy_ns of compute: book them and
@@ -275,6 +280,7 @@ void lf__exec_profile_chunk(const struct lf__exec *x, int w, uint64_t lo, uint64
  * a relative error above 1 - LF__PROF_TRUST is replaced by the
  * observation and not trusted next time; otherwise it moves towards the
  * observation by 1 - LF__PROF_KEEP and its confidence is 1 - the error.
+ * An execution of less than LF__PROF_MIN_NS of compute changes nothing.
  * Returns 1 when a trusted profile was dropped. */
 int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);
 

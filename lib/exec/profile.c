@@ -93,7 +93,12 @@ int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m)
     if (!x->acc)
         return 0;
     struct lf__profile *p = &m->prof;
-    double c[LF__PROF_BINS], obs[LF__PROF_BINS], it[LF__PROF_BINS];
+    double c[LF__PROF_BINS], obs[LF__PROF_BINS], it[LF__PROF_BINS], busy = 0.0;
+    for (int w = 0; w < x->view->nworkers; w++)
+        for (int b = 0; b < LF__PROF_BINS; b++)
+            busy += x->acc[w].ns[b];
+    if (busy < LF__PROF_MIN_NS)
+        return 0;
     for (int b = 0; b < LF__PROF_BINS; b++)
         c[b] = 1.0;
     for (int round = 0; round < LF__PROF_ROUNDS; round++) {

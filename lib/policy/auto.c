@@ -138,6 +138,8 @@ static uint64_t auto_chunk(const void *state, const struct lf__view *v, int w, u
 {
     const struct autop *st = state;
     uint64_t c;
+    if (v->nworkers == 1)
+        return r; /* nobody to balance against */
     if (st->prof) {
         c = profile_chunk(st, v, w, r);
     } else {

@@ -300,8 +300,55 @@ static void test_trace(void)
     test_trace_covers_every_iteration(self_path);
 }
 
+/* Under auto, LF_TRACE's FILE.profile gets, after each loop that taught
+ * the profile something, its 32 bins: they tile [0, n) and their costs,
+ * weighted by the bins' sizes, average 1 (time relative to the mean). */
+static void test_trace_profile(void)
+{
+    char path[] = "/tmp/lf-trace-XXXXXX", ppath[64], cmd[512], line[256];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(ppath, sizeof ppath, "%s.profile", path);
+    snprintf(cmd, sizeof cmd, "LF_TRACE=%s %s --profile-child", path, self_path);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    FILE *f = fopen(ppath, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+    CU_ASSERT_STRING_EQUAL(line, "site,instance,bin,lo,hi,cost,confidence\n");
+    char site[64];
+    unsigned long long inst, lo, hi, at = 0;
+    int bin, rows = 0;
+    double cost, conf, mean = 0.0;
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%lf,%lf\n", site, &inst, &bin, &lo, &hi, &cost,
+                  &conf) == 7) {
+        CU_ASSERT_EQUAL(bin, rows % 32);
+        CU_ASSERT_EQUAL(lo, bin ? at : 0);
+        CU_ASSERT(hi > lo && hi <= 40000);
+        CU_ASSERT(cost > 0.0 && conf >= 0.0 && conf <= 1.0);
+        mean += cost * (double)(hi - lo) / 40000.0;
+        at = hi;
+        if (++rows % 32 == 0) {
+            CU_ASSERT_EQUAL(hi, 40000);
+            CU_ASSERT_DOUBLE_EQUAL(mean, 1.0, 0.02);
+            mean = 0.0;
+        }
+    }
+    fclose(f);
+    unlink(path);
+    unlink(ppath);
+    CU_ASSERT(rows >= 32 && rows % 32 == 0);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--profile-child") == 0) {
+        lf_loop *loop = make_loop("auto", 2);
+        for (int k = 0; k < 3; k++)
+            run_loop(loop, 2, 40000, 1); /* ~4 ms of compute each */
+        lf_loop_destroy(loop);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--trace-child") == 0) {
         lf_schedule *sched;
         lf_loop *loop;
@@ -322,6 +369,7 @@ int main(int argc, char **argv)
         {"calibration_leaves_nobody_waiting", test_calibration_leaves_nobody_waiting},
         {"stats_count_chunks", test_stats_count_chunks},
         {"trace_covers_every_iteration", test_trace},
+        {"trace_profile", test_trace_profile},
         {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
         {"no_lease_no_steal", test_no_lease_no_steal},
         {0, 0},

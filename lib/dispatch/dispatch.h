@@ -300,6 +300,10 @@ void lf__trace_flush(struct lf_loop *loop, struct lf__slot *s);
 /* Record member tid's chunk [lo, lo + n) run from start to end (ticks). */
 void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
                    uint64_t start, uint64_t end, uint32_t pieces, int from);
+/* Append the profile p that a loop of n iterations (instance) left its
+ * site with to LF_TRACE's FILE.profile (the last member out). */
+void lf__trace_profile(struct lf_loop *l, uint64_t instance, uint64_t n,
+                       const struct lf__profile *p);
 /* Expand LF_TRACE's pattern ("%p": pid, "%%": %) into out; 0 or -ENAMETOOLONG. */
 int lf__trace_name(const char *pattern, long pid, char *out, size_t len);
 /* Whether LF_TRACE is set (read once). */

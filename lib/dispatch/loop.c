@@ -394,9 +394,15 @@ void lf_loop_end(lf_loop *l, int tid)
     l->last_numa = (struct lf_loop_numa_stats){
         lf__load_relaxed(&s->n_local), lf__load_relaxed(&s->n_remote),
         lf__load_relaxed(&s->n_staged), lf__load_relaxed(&s->b_staged), s->loc ? s->ndom : 1};
+    struct lf__profile prof;
+    if (s->trace && s->ex.acc)
+        prof = l->mem.prof; /* copied under the lock, written after */
     pthread_mutex_unlock(&l->mem_lock);
-    if (s->trace)
+    if (s->trace) {
         lf__trace_flush(l, s);
+        if (s->ex.acc)
+            lf__trace_profile(l, s->instance, s->n, &prof);
+    }
     uint64_t g = lf__load_relaxed(&s->state) >> 2;
     /* Release: the slot's clean state is visible to the member that
      * initialises instance g + LF__RING. */

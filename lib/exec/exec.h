@@ -106,10 +106,11 @@ enum lf__lease_mode {
  * ends, logical iterations, into one 64-bit word. */
 #define LF__LEASE_MAXN 0xfffffffeULL
 
-/* Compute time a piece aims at (ns): long enough that taking it (one CAS
- * on a line only thieves share) is below 0.2 % of it, short enough that a
- * stalled owner holds back little. */
-#define LF__PIECE_NS 20000.0
+/* Compute time a piece aims at (ns): long enough that handing it out (a
+ * CAS on a line only thieves share, a clock read, a return to the body's
+ * loop: ~100 ns) is 0.2 % of it, short enough that an owner that stalls
+ * holds back little. */
+#define LF__PIECE_NS 50000.0
 
 /* The lease mode of an instance of n iterations for P workers whose claim
  * variant is kind: the schedule's lease= (or its policy's default,

@@ -10,7 +10,9 @@
  * claim variant a loop instance uses, how calibration chunks grow and what
  * a calibration reports, when the team's calibration ends, what a chunk
  * records, the locality modes and the chunk taken from a domain's range,
- * and what a call site remembers between executions (with its drift rule).
+ * the lease mode and the size of a lease's pieces and of a thief's take,
+ * and what a call site remembers between executions (with its drift rule
+ * and, for auto, its cost profile: lib/exec/profile.c).
  *
  * Pure: no atomics, clocks, threads or OS calls.  Times are plain numbers
  * the executor measured (ns).  Statistics words are written through the

@@ -52,7 +52,8 @@ static void site_open(struct site *st, const char *spec)
 }
 
 struct run {
-    double makespan, work; /* virtual ns; the sum of all iterations' time on worker 0 */
+    double makespan, work;     /* virtual ns; the sum of all iterations' time on worker 0 */
+    uint64_t max_share_excess; /* most iterations a chunk held beyond ceil(r / P) */
     int from_memory;
     uint64_t chunks, first_chunk[P];
     unsigned char *seen;
@@ -90,7 +91,7 @@ static void execute(struct site *st, uint64_t n, cost_fn f, const double *speed,
         uint64_t r = n - next, c;
         int in_cal = calibrating; /* claimed during the team's calibration */
         if (calibrating)
-            c = lf__exec_clip(&x, cal_size[t], r);
+            c = lf__exec_calib_size(&x, cal_size[t], r);
         else
             c = lf__exec_claim_size(&x, t, r, free_at[t]);
         if (c == 0) { /* stopped: the other finishes */
@@ -99,6 +100,9 @@ static void execute(struct site *st, uint64_t n, cost_fn f, const double *speed,
             continue;
         }
         CU_ASSERT_FATAL(c <= r);
+        uint64_t share = (r + P - 1) / P;
+        if (c > share && c - share > out->max_share_excess)
+            out->max_share_excess = c - share;
         if (w[t].chunks == w[t].calib_chunks && !in_cal && !out->first_chunk[t])
             out->first_chunk[t] = c;
         double busy = 0.0;
@@ -249,6 +253,26 @@ static void test_profile_normalised_over_trip_counts(void)
         CU_ASSERT_DOUBLE_EQUAL(st.m.prof.cost[b], 1.0, 0.05);
 }
 
+/* A loop of few units (a PageRank sweep of 8 chunks of 16384 under the
+ * shim): no execution, first or later, hands a worker more than its share
+ * ceil(r / P) of what is left, and every one ends within one unit of the
+ * best a team of two can do, ceil(n / 2) units. */
+static void test_few_units_never_overstaked(void)
+{
+    for (uint64_t n = 2; n <= 16; n++) {
+        struct site st;
+        site_open(&st, "auto");
+        for (int e = 0; e < 4; e++) {
+            struct run r;
+            execute(&st, n, flat, even, &r);
+            CU_ASSERT(once(&r, n));
+            CU_ASSERT(r.max_share_excess == 0);
+            CU_ASSERT(r.makespan <= 100.0 * (double)((n + 1) / 2 + 1));
+            free(r.seen);
+        }
+    }
+}
+
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
 static void test_units_and_span(void)
 {
@@ -302,6 +326,7 @@ int main(void)
         {"first_round_by_cost", test_first_round_by_cost},
         {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
+        {"few_units_never_overstaked", test_few_units_never_overstaked},
         {"units_and_span", test_units_and_span},
         {"parse", test_parse},
         {0, 0},

@@ -32,7 +32,7 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
                            double now, uint64_t r)
 {
     if (want)
-        return lf__exec_clip(&s->ex, want, r);
+        return lf__exec_calib_size(&s->ex, want, r);
     uint64_t c = lf__exec_claim_size(&s->ex, tid, r, now);
     if (c == 0 && try_stop(l, s, tid))
         return 0;

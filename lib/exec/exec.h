@@ -139,6 +139,16 @@ static inline uint64_t lf__exec_steal_size(uint64_t rem)
     return rem - rem / 2;
 }
 
+/* A calibration chunk of want >= 1 iterations when r >= 1 are unclaimed:
+ * clipped as lf__exec_clip does and to the even share ceil(r / P), so
+ * that calibration chunks grown geometrically (an iteration too short to
+ * time) never stake more than a worker's share of a short loop. */
+static inline uint64_t lf__exec_calib_size(const struct lf__exec *x, uint64_t want, uint64_t r)
+{
+    uint64_t p = (uint64_t)x->view->nworkers, share = r / p + (r % p != 0);
+    return lf__exec_clip(x, want < share ? want : share, r);
+}
+
 /* Locality-aware dispatch: the chunk a worker of domain self takes from
  * domain d's range, where rem >= 1 iterations are left, when the claim was
  * sized c >= 1 against the whole loop.  From its own range, c clipped to

@@ -240,11 +240,20 @@ static inline uint64_t bench_check_term(long i, double v)
     return x ^ (x >> 27);
 }
 
+/* --stall-ms: the iteration that sleeps (-1: none) and for how long (ns),
+ * set once before the first loop; bench_stall() sleeps that long. */
+extern long bench_stall_at;
+extern long bench_stall_ns;
+void bench_stall(void);
+
 /* One iteration as a team member runs it, on the locals k, rep (the thread's
  * cost factor), sum, runs, next, iters: a little thread repeats the work; a
- * jump in i starts a new contiguous run (a chunk). */
+ * jump in i starts a new contiguous run (a chunk); the stalled iteration
+ * (--stall-ms) sleeps first, on whichever thread runs it. */
 #define BENCH_BODY(i)                                                                              \
     do {                                                                                           \
+        if ((i) == bench_stall_at)                                                                 \
+            bench_stall();                                                                         \
         double v_ = k->iter(k, (i));                                                               \
         for (int r_ = 1; r_ < rep; r_++)                                                           \
             v_ = k->iter(k, (i));                                                                  \

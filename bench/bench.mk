@@ -61,3 +61,16 @@ bench_lf_bench_tbb_LDADD = bench/libbench.la libloopfarm.la $(TBB_LIBS) -lm
 endif
 endif
 comma = ,
+
+# lf-graph: BFS, PageRank and connected components as an unmodified OpenMP
+# program writes them (schedule(dynamic, 64 | 16384)), for libgomp as built
+# against the preload shim; tests/test_graph_apps.sh checks its results
+# under the shim with auto.
+if HAVE_OPENMP
+bin_PROGRAMS += bench/lf-graph
+bench_lf_graph_SOURCES = bench/lf-graph.c
+bench_lf_graph_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_lf_graph_LDFLAGS = $(OPENMP_CFLAGS)
+TESTS += tests/test_graph_apps.sh
+endif
+EXTRA_DIST += tests/test_graph_apps.sh

@@ -136,6 +136,16 @@ long bench_kernel_default_n(enum bench_kernel_id id, long grain)
 
 /* ---- Random numbers (deterministic, per iteration) ---- */
 
+long bench_stall_at = -1;
+long bench_stall_ns;
+
+void bench_stall(void)
+{
+    struct timespec ts = {bench_stall_ns / 1000000000L, bench_stall_ns % 1000000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ; /* interrupted: sleep what is left */
+}
+
 static uint64_t splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);

@@ -215,8 +215,40 @@ static int plot_efficiency(const char *dir, const struct bench_row *rows, int nr
 
 #define TRACE_MAX_SITES 64
 
+/* The profile site learned after its instance inst, from LF_TRACE's
+ * FILE.profile (site,instance,bin,lo,hi,cost,confidence), into dat as
+ * "lo hi cost" lines; its confidence goes to *conf.  Returns the number
+ * of bins written (0: no such profile, or no file). */
+static int write_profile(const char *trace, const char *site, long inst, const char *dat,
+                         double *conf)
+{
+    char path[4096], line[1024];
+    snprintf(path, sizeof path, "%s.profile", trace);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return 0;
+    FILE *out = fopen(dat, "w");
+    int bins = 0;
+    while (out && fgets(line, sizeof line, in)) {
+        char f[7][256];
+        const char *p = line;
+        int bad = 0;
+        for (int i = 0; i < 7 && !bad; i++)
+            bad = csv_field(&p, f[i], sizeof f[i]) != 0;
+        if (bad || strcmp(f[0], site) != 0 || strtol(f[1], NULL, 10) != inst)
+            continue;
+        fprintf(out, "%s %s %s\n", f[3], f[4], f[5]);
+        *conf = strtod(f[6], NULL);
+        bins++;
+    }
+    if (out)
+        fclose(out);
+    fclose(in);
+    return bins;
+}
+
 /* Chunk size over time for every thread of the last instance of each site
- * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns). */
+ * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from). */
 static int plot_trace(const char *dir, const char *trace, const char *const *sites,
                       const char *const *labels, int nlabels)
 {
@@ -305,20 +337,35 @@ static int plot_trace(const char *dir, const char *trace, const char *const *sit
             snprintf(title, sizeof title, "%.200s", site[s]);
         else
             snprintf(title, sizeof title, "%.120s (%.120s)", label, site[s]);
+        char pdat[4096];
+        double conf = 0.0;
+        snprintf(pdat, sizeof pdat, "%s/profile-%d.dat", dir, s);
+        int bins = write_profile(trace, site[s], last[s], pdat, &conf);
         snprintf(path, sizeof path, "%s/trace-%s.gp", dir, name);
         FILE *g = fopen(path, "w");
         if (!g)
             return -1;
+        fprintf(g, "set terminal pngcairo size %d,500 noenhanced\nset output '%s/trace-%s.png'\n",
+                bins ? 1500 : 900, dir, name);
+        if (bins)
+            /* the learned profile beside the chunk timeline */
+            fprintf(g, "set multiplot layout 1,2\n");
         fprintf(g,
-                "set terminal pngcairo size 900,500 noenhanced\n"
-                "set output '%s/trace-%s.png'\n"
                 "set title 'chunks of %s, the last run (instance %ld)'\n"
                 "set xlabel 'time since the loop began (ms)'\nset ylabel 'chunk size "
                 "(iterations)'\n"
                 "set grid\nset key outside right\n"
                 "plot for [t=0:%d] '%s/trace-%d.dat' using ($1==t ? $2 : 1/0):3 "
                 "with linespoints pt 7 ps 0.5 title sprintf('thread %%d', t)\n",
-                dir, name, title, last[s], maxthr[s], dir, s);
+                title, last[s], maxthr[s], dir, s);
+        if (bins)
+            fprintf(g,
+                    "set title 'cost profile learned after it (confidence %.2f)'\n"
+                    "set xlabel 'iteration'\nset ylabel 'time per iteration / the mean'\n"
+                    "set yrange [0:*]\nunset key\n"
+                    "plot '%s' using (($1+$2)/2):3:1:2 with xerrorbars pt 7 ps 0.4, "
+                    "'' using 1:3 with steps lc rgb 'gray'\nunset multiplot\n",
+                    conf, pdat);
         fclose(g);
         if (run_gnuplot(path) != 0)
             rc = -1;

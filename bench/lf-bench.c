@@ -122,7 +122,8 @@ struct config {
     struct sched s[BENCH_MAX_SCHEDS];
     int ns;
     int reps;
-    int execs; /* executions of the loop per measurement */
+    int execs;       /* executions of the loop per measurement */
+    double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
     const char *out;
     const char *plot;
@@ -229,11 +230,18 @@ static void help(void)
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
+        "  --stall-ms MS     iteration n/2 of every execution sleeps MS ms inside its body,\n"
+        "                      on whichever thread runs it (a thread stalled half-way); T1\n"
+        "                      does not stall, and the ideal becomes (T1 + MS) / sum(s_i):\n"
+        "                      at best the others absorb the stall's length of work [0]\n"
+        "                                                               e.g. --stall-ms 100\n"
         "  --format F        table | csv | json  [table]                    e.g. --format csv\n"
         "  --out FILE        write the --format output to FILE (the table still goes to\n"
         "                      standard output)                         e.g. --out run.json\n"
         "  --plot DIR        write DIR/efficiency.png (and, when LF_TRACE=FILE is set, chunk\n"
-        "                      timelines DIR/trace-SCHEDULE.png) with gnuplot  e.g. --plot plots\n"
+        "                      timelines DIR/trace-SCHEDULE.png, with the cost profile\n"
+        "                      that auto learned, from FILE.profile, beside them) with\n"
+        "                      gnuplot                                  e.g. --plot plots\n"
         "  --seed S          seed of the random kernels [42]\n"
         "  --spin-rate R     spin steps per ns instead of calibrating (lf-bench passes its\n"
         "                      own to its children so all do the same work)\n"
@@ -558,6 +566,7 @@ enum {
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
+    OPT_STALL,
     OPT_HELP
 };
 
@@ -584,6 +593,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"seed", required_argument, 0, OPT_SEED},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
+        {"stall-ms", required_argument, 0, OPT_STALL},
         {"serve", no_argument, 0, OPT_SERVE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
@@ -682,6 +692,9 @@ static void parse_options(struct config *c, int argc, char **argv)
         case OPT_SERVE:
             c->serve = 1;
             break;
+        case OPT_STALL:
+            c->stall_ms = parse_double("--stall-ms", optarg, 0.0, 1e6);
+            break;
         case OPT_HELP:
         case 'h':
             help();
@@ -712,6 +725,10 @@ static void parse_options(struct config *c, int argc, char **argv)
         usage_error("--grain %ld: at most %ld doubles per block", c->grain, 1L << 24);
     if (c->n == 0)
         c->n = bench_kernel_default_n(c->kernel, c->grain);
+    if (c->stall_ms > 0) {
+        bench_stall_at = c->n / 2;
+        bench_stall_ns = (long)(c->stall_ms * 1e6);
+    }
     if (c->threads == 0)
         c->threads = scen == SCEN_OVERSUB ? 2 * c->sc.ncores : c->sc.ncores;
     if (scen == SCEN_OVERSUB && c->threads <= c->sc.ncores)
@@ -896,6 +913,8 @@ static double run_sequential(const struct bench_kernel *k, struct bench_tally *t
     double waited = 0;
     const uintptr_t in_lo = (uintptr_t)k->xloc; /* nothing is staged here */
     const size_t in_len = (size_t)k->n * (size_t)k->grain * sizeof(double);
+    long stall_at = bench_stall_at; /* T1 is the work alone: no stall */
+    bench_stall_at = -1;
     double t0 = now_s();
     if (k->iter_at) {
         for (long i = 0; i < n; i++)
@@ -905,6 +924,7 @@ static double run_sequential(const struct bench_kernel *k, struct bench_tally *t
             BENCH_BODY(i);
     }
     double t = now_s() - t0;
+    bench_stall_at = stall_at;
     tl->runs = runs;
     tl->iters = iters;
     tl->sum = sum;
@@ -1113,7 +1133,9 @@ static void fill_row(const struct config *c, struct bench_row *r, const char *la
     r->min = times[0];
     r->max = times[reps - 1];
     r->t1 = t1;
-    r->ideal = c->execs * t1 / sum_speeds;
+    /* A stalled iteration (--stall-ms) idles its thread: the others can at
+     * best share the work of the stall's length on top of T1. */
+    r->ideal = c->execs * (t1 + c->stall_ms * 1e-3) / sum_speeds;
     r->efficiency = r->ideal / r->median;
     r->speedup = c->execs * t1 / r->median;
     r->chunks = chunks ? (long)(bench_median(chunks, reps) / c->execs + 0.5) : -1;
@@ -1266,6 +1288,7 @@ static void start_child(const struct config *c, int j, double rate, const struct
     ARG("--factor", "%d", c->sc.factor);
     ARG("--period-ms", "%.17g", c->sc.period_ms);
     ARG("--duty", "%.17g", c->sc.duty);
+    ARG("--stall-ms", "%.17g", c->stall_ms);
     if (bench_kernel_has_data(c->kernel))
         ARG("--placement", "%s", bench_placement_name(c->placement));
     if (c->kernel == KERNEL_STENCIL)

@@ -1,7 +1,9 @@
 /* bench/lf-claim-cost.c - per-chunk cost of a claim on an empty-body loop:
  * loopfarm's fixed-size (fetch-and-add) and size-dependent (CAS) claims
  * against the compiler's schedule(dynamic,1) and schedule(guided), measured
- * side by side in one run, repetitions interleaved (ABAB...), medians.
+ * side by side in one run, repetitions interleaved (ABAB...), medians; and
+ * loopfarm's default, auto (timed chunks, leases, the call site's memory),
+ * against schedule(guided).
  *
  *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--format table|csv]
  */
@@ -13,8 +15,12 @@
 
 #include <loopfarm/omp.h>
 
-enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, NKIND };
-static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic", "lf:guided"};
+enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, LF_AUTO, NKIND };
+static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic", "lf:guided",
+                                         "lf:auto"};
+/* The compiler's row each loopfarm row is compared with. */
+static const enum kind peer[NKIND] = {OMP_DYNAMIC1, OMP_GUIDED, OMP_DYNAMIC1, OMP_GUIDED,
+                                      OMP_GUIDED};
 
 static double now(void)
 {
@@ -46,7 +52,7 @@ static long chunk_count(enum kind k, long n, int P)
 static double run(enum kind k, long n, int threads, long *chunks)
 {
     long total = 0;
-    int guided = k == OMP_GUIDED || k == LF_GUIDED;
+    int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO;
     long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;
     double t0 = now();
 #pragma omp parallel num_threads(threads) reduction(+ : total)
@@ -82,6 +88,13 @@ static double run(enum kind k, long n, int threads, long *chunks)
                 last = i;
             }
             break;
+        case LF_AUTO:
+            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto")
+            {
+                c += i != last + 1;
+                last = i;
+            }
+            break;
         default:
             break;
         }
@@ -90,7 +103,9 @@ static double run(enum kind k, long n, int threads, long *chunks)
     double t = now() - t0;
     if (total < 0)
         fprintf(stderr, "unreachable\n");
-    *chunks = chunk_count(k, len, threads) * loops;
+    /* auto's chunks depend on what it measures: the runs of consecutive
+     * iterations each thread got, counted (a lease's pieces count once). */
+    *chunks = k == LF_AUTO ? total : chunk_count(k, len, threads) * loops;
     return t;
 }
 
@@ -104,9 +119,11 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: lf-claim-cost [--n N] [--reps R] [--threads LIST] [--format table|csv]\n"
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
-               "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided.\n"
+               "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided,\n"
+               "  and loopfarm's auto against guided (its chunks counted as each thread's runs\n"
+               "  of consecutive iterations).\n"
                "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"
-               "                 n/4096 back-to-back nowait loops of 4096 for guided\n"
+               "                 n/4096 back-to-back nowait loops of 4096 for guided and auto\n"
                "  --reps R       repetitions per schedule, interleaved (default 15)\n"
                "  --threads L    comma-separated team sizes (default 1,2)\n"
                "  --format F     table (default) or csv\n"
@@ -176,7 +193,7 @@ int main(int argc, char **argv)
             med[k] = t[k][reps / 2];
         }
         for (int k = 0; k < NKIND; k++) {
-            double ratio = k >= LF_DYNAMIC1 ? med[k] / med[k - 2] : 1.0;
+            double ratio = med[k] / med[peer[k]];
             if (csv)
                 printf("%d,%s,%ld,%.2f,%.2f,%.3f\n", th, names[k], ch[k], med[k] * 1e9,
                        t[k][0] * 1e9, ratio);

@@ -76,7 +76,8 @@ static const char usage_text[] =
     "                       (copy a chunk homed on another domain first); both on\n"
     "                       by default, in force with >= 2 domains and a blocked\n"
     "                       home (stage: and bytes_per_iter > 0), e.g.\n"
-    "                       --schedule fac2,numa=on,stage=off\n"
+    "                       --schedule fac2,numa=on,stage=off; lease=on|force is\n"
+    "                       not simulated: chunks run whole (a note says so)\n"
     "  --claim-ns NS        cost of one claim, ns (default 0)\n"
     "  --known              the policies start from the model's exact costs (speeds,\n"
     "                       latencies, staging) instead of calibrating, as the papers\n"
@@ -797,6 +798,11 @@ int main(int argc, char **argv)
     struct lf__sched sched;
     if (lf__sched_parse(schedule, &sched, err, sizeof err) != 0)
         die_usage("--schedule %s: %s", schedule, err);
+    if (sched.lease > 0)
+        fprintf(stderr,
+                "lf-sim: note: --schedule %s: leases are the real-time dispatcher's; the "
+                "simulator runs every chunk whole\n",
+                schedule);
     struct lf__sim_platform pf;
     int rc = platform ? lf__sim_platform_load(&pf, platform, err, sizeof err)
                       : lf__sim_platform_speeds(&pf, speeds, (int)nworkers, err, sizeof err);

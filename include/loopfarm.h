@@ -108,6 +108,13 @@ LF_API void lf_loop_end(lf_loop *loop, int tid);
  * inside a loop of the handle. */
 LF_API int lf_loop_set_guided_cap(lf_loop *loop, int on);
 
+/* Hand each member the chunks of the handle's later loops in increasing
+ * order (OpenMP's monotonic modifier): no chunk is ever taken from another
+ * member's lease (lease=on, the default of auto), since a stolen chunk
+ * precedes chunks its thief already ran.  on = 0 lifts it.  0, or -EINVAL
+ * for a NULL handle.  Not while a member is inside a loop of the handle. */
+LF_API int lf_loop_set_monotonic(lf_loop *loop, int on);
+
 /* Number of iterations of a canonical loop (0 for an empty one); -EINVAL
  * through *ok == 0 when incr == 0. */
 LF_API unsigned long lf_trip_count(long lo, long hi, long incr, int *ok);
@@ -122,6 +129,11 @@ struct lf_loop_stats {
     int from_memory; /* it started from what the call site learned before */
     int drifted;     /* its rates drifted from that memory beyond the threshold
                         (50 %), so the next execution calibrates afresh */
+    /* Leases (lease=on, the default of auto): pieces the bodies got, chunks
+     * taken from another member's lease, and the iterations they held. */
+    unsigned long pieces;
+    unsigned long steals;
+    unsigned long stolen;
 };
 LF_API int lf_loop_last_stats(const lf_loop *loop, struct lf_loop_stats *out);
 
@@ -231,6 +243,11 @@ struct lf_site {
 /* The site's handles keep their chunks within OpenMP's guided bound
  * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */
 #define LF_SITE_GUIDED_CAP 1
+/* The site's handles hand each member its chunks in increasing order
+ * (lf_loop_set_monotonic: no chunk taken from another's lease): the preload
+ * shims' loops that ask for monotonic order (schedule(monotonic:...),
+ * ordered). */
+#define LF_SITE_MONOTONIC 2
 /* A loop handle leased by one execution of a site's loop (opaque). */
 typedef struct lf_omp_lease lf_omp_lease;
 /* Lease an idle handle of the site for a team of nthreads running schedule

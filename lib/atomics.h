@@ -51,6 +51,19 @@ static inline int lf__casp_acq_rel(lf__aptr *p, void **expect, void *desired)
                                                    memory_order_acquire);
 }
 
+/* Fences, for a store to one word that must be seen by whoever sees a
+ * later relaxed read-modify-write of another (a lease marked "claiming"
+ * before the claim from the shared counter): a release fence after the
+ * store, an acquire fence after the load of the other word. */
+static inline void lf__fence_release(void)
+{
+    atomic_thread_fence(memory_order_release);
+}
+static inline void lf__fence_acquire(void)
+{
+    atomic_thread_fence(memory_order_acquire);
+}
+
 /* Fetch-and-add used by the chunk claim: relaxed is enough because the
  * iteration range it hands out is the only thing it protects, and the
  * loop's parameters were published before (acquire at loop entry). */

@@ -63,6 +63,8 @@ all=$all,libomp:dynamic,1,libomp:guided,libomp:static_steal
 all=$all,lb4omp:fac2a,lb4omp:awf_b,lb4omp:af,lb4omp:af_a,lb4omp:tfss,lb4omp:mfsc
 all=$all,tbb:auto,tbb:simple,tbb:affinity
 all=$all,lf:dynamic,lf:guided,lf:fac2,lf:af,lf:awf-b,lf:multi,lf:dealdyn
+# the default, and factoring with leases (the hostage case of issue 17)
+all=$all,lf:auto,lf:fac2,lease=on,lf:af,lease=on
 scheds=${LF_MATRIX_SCHEDULES:-$all}
 
 # kernel grain n: sized so T1 is ~200 ms (a 2-thread loop ~100-150 ms).

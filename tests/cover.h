@@ -82,6 +82,9 @@ static inline void cover_free(struct cover_case *c)
 /* Schedules every coverage test sweeps: one spec per registered policy
  * with typical parameters, plus variants that change the claim path. */
 static const char *const cover_specs[] = {
+    "auto",
+    "auto,lease=force",
+    "auto,lease=off,k1=1",
     "static",
     "static,3",
     "dynamic",
@@ -111,6 +114,15 @@ static const char *const cover_specs[] = {
     "rumr",
     "fifo",
     "lifo,ret=0.5",
+    /* leases: stolen from on every chunk (lease=force), and the default mode */
+    "dynamic,lease=force",
+    "dynamic,7,lease=force",
+    "guided,lease=force",
+    "fac2,lease=force",
+    "af,lease=force",
+    "multi,lease=force",
+    "multi,cal=paper,memory=off,lease=force",
+    "tss,lease=on",
     NULL,
 };
 

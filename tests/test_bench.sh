@@ -68,6 +68,21 @@ for k in spin triangle random mandelbrot spmv calcium graph stream stencil; do
     pass "kernel $k agrees with its sequential run under every scenario"
 done
 
+# ---- --stall-ms: the stalled iteration sleeps, T1 does not ----
+# 4 ms stalled in a loop of a few ms: the ideal (T1 + 4 ms) / 2 is at least
+# 2 ms, and no run beats it by much (a row's efficiency stays below 1.3).
+if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --stall-ms 4 \
+    --schedules omp:dynamic,3,lf:auto,lf:fac2,lease=on --reps 2 --format csv >"$tmp/run.csv" \
+    2>"$tmp/run.err"; then
+    # counted from the end: a quoted schedule holds commas
+    awk -F, 'NR > 1 { if ($(NF - 6) < 0.002 || $(NF - 5) > 1.3) bad = 1; rows++ }
+        END { exit !(rows == 3 && !bad) }' "$tmp/run.csv" ||
+        fail "--stall-ms: rows or ideal wrong: $(cat "$tmp/run.csv")"
+    pass "--stall-ms stalls the loop, not T1"
+else
+    fail "--stall-ms: exit status $?: $(cat "$tmp/run.err")"
+fi
+
 # ---- data kernels under fake NUMA: locality, staging, placements ----
 # Every row agrees with the sequential run (else exit 3); the data table
 # follows the main one; a loop that stages never reads another domain's input

@@ -176,6 +176,81 @@ static void test_stats_count_chunks(void)
     CU_ASSERT_EQUAL(lf_loop_last_stats(NULL, &st), -EINVAL);
 }
 
+/* A member stalled inside a leased chunk holds back one piece: the other
+ * takes the rest of its lease.  Member 1 takes the first chunk of
+ * dynamic,1000 over 2000 iterations, runs its first piece (an eighth: no
+ * time per iteration is known yet) and stalls until member 0 has left the
+ * loop, which member 0 can only do once nothing is left in any lease. */
+struct stall_arg {
+    lf_loop *loop;
+    int tid;
+    atomic_int *claimed, *left;
+    unsigned long iters;
+};
+
+static void *stall_member(void *p)
+{
+    struct stall_arg *a = p;
+    long first;
+    unsigned long cnt;
+    if (a->tid == 0)
+        while (!atomic_load(a->claimed))
+            usleep(100);
+    if (lf_loop_begin(a->loop, a->tid, 0, 2000, 1) != 0)
+        return NULL;
+    while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
+        a->iters += cnt;
+        if (a->tid == 1 && !atomic_exchange(a->claimed, 1))
+            while (!atomic_load(a->left)) /* the stall */
+                usleep(100);
+    }
+    if (a->tid == 0)
+        atomic_store(a->left, 1);
+    lf_loop_end(a->loop, a->tid);
+    return NULL;
+}
+
+static void test_stalled_member_holds_back_one_piece(void)
+{
+    lf_loop *loop = make_loop("dynamic,1000,lease=on", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    atomic_int claimed = 0, left = 0;
+    struct stall_arg a[2] = {{loop, 0, &claimed, &left, 0}, {loop, 1, &claimed, &left, 0}};
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        pthread_create(&th[t], NULL, stall_member, &a[t]);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    CU_ASSERT_EQUAL(a[1].iters, 125);
+    CU_ASSERT_EQUAL(a[0].iters, 1875);
+    struct lf_loop_stats st;
+    lf_loop_last_stats(loop, &st);
+    CU_ASSERT(st.steals >= 1);
+    CU_ASSERT_EQUAL(st.stolen, 875);
+    CU_ASSERT(st.pieces > st.chunks);
+    lf_loop_destroy(loop);
+}
+
+/* Without lease= a schedule other than auto leases nothing, and a
+ * monotonic handle never does: no steal, one piece per chunk. */
+static void test_no_lease_no_steal(void)
+{
+    lf_loop *plain = make_loop("dynamic,1000", 2), *mono = make_loop("dynamic,1000,lease=force", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plain);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mono);
+    CU_ASSERT_EQUAL(lf_loop_set_monotonic(mono, 1), 0);
+    CU_ASSERT_EQUAL(lf_loop_set_monotonic(NULL, 1), -EINVAL);
+    lf_loop *loops[2] = {plain, mono};
+    for (int k = 0; k < 2; k++) {
+        struct lf_loop_stats st;
+        run_loop(loops[k], 2, 20000, 1);
+        lf_loop_last_stats(loops[k], &st);
+        CU_ASSERT_EQUAL(st.steals, 0);
+        CU_ASSERT_EQUAL(st.stolen, 0);
+        lf_loop_destroy(loops[k]);
+    }
+}
+
 /* The trace (written by a child with LF_TRACE set, since the variable is
  * read once per process) has the header and chunks covering [0, n) once. */
 static void test_trace_covers_every_iteration(const char *self)
@@ -191,17 +266,19 @@ static void test_trace_covers_every_iteration(const char *self)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     char line[256];
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
-    CU_ASSERT_STRING_EQUAL(line, "site,instance,thread,lo,hi,start_ns,end_ns\n");
+    CU_ASSERT_STRING_EQUAL(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n");
     static char seen[2][5000];
     memset(seen, 0, sizeof seen);
     long rows = 0, bad = 0;
     char site[64];
     unsigned long long inst, lo, hi, t0, t1;
-    int thr;
-    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu\n", site, &inst, &thr, &lo, &hi, &t0,
-                  &t1) == 7) {
+    unsigned pieces;
+    int thr, from;
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d\n", site, &inst, &thr, &lo, &hi,
+                  &t0, &t1, &pieces, &from) == 9) {
         rows++;
-        if (inst > 1 || thr < 0 || thr > 2 || hi > 5000 || lo >= hi || t1 < t0)
+        if (inst > 1 || thr < 0 || thr > 2 || hi > 5000 || lo >= hi || t1 < t0 || pieces < 1 ||
+            from < -1 || from > 2)
             bad++;
         else
             for (unsigned long long i = lo; i < hi; i++)
@@ -223,10 +300,63 @@ static void test_trace(void)
     test_trace_covers_every_iteration(self_path);
 }
 
+/* Under auto, LF_TRACE's FILE.profile gets, after each loop that taught
+ * the profile something, its 32 bins: they tile [0, n) and their costs,
+ * weighted by the bins' sizes, average 1 (time relative to the mean). */
+static void test_trace_profile(void)
+{
+    char path[] = "/tmp/lf-trace-XXXXXX", ppath[64], cmd[512], line[256];
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(ppath, sizeof ppath, "%s.profile", path);
+    snprintf(cmd, sizeof cmd, "LF_TRACE=%s %s --profile-child", path, self_path);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    FILE *f = fopen(ppath, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+    CU_ASSERT_STRING_EQUAL(line, "site,instance,bin,lo,hi,cost,confidence\n");
+    char site[64];
+    unsigned long long inst, lo, hi, at = 0;
+    int bin, rows = 0;
+    double cost, conf, mean = 0.0;
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%lf,%lf\n", site, &inst, &bin, &lo, &hi, &cost,
+                  &conf) == 7) {
+        CU_ASSERT_EQUAL(bin, rows % 32);
+        CU_ASSERT_EQUAL(lo, bin ? at : 0);
+        CU_ASSERT(hi > lo && hi <= 40000);
+        CU_ASSERT(cost > 0.0 && conf >= 0.0 && conf <= 1.0);
+        mean += cost * (double)(hi - lo) / 40000.0;
+        at = hi;
+        if (++rows % 32 == 0) {
+            CU_ASSERT_EQUAL(hi, 40000);
+            CU_ASSERT_DOUBLE_EQUAL(mean, 1.0, 0.02);
+            mean = 0.0;
+        }
+    }
+    fclose(f);
+    unlink(path);
+    unlink(ppath);
+    CU_ASSERT(rows >= 32 && rows % 32 == 0);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--profile-child") == 0) {
+        lf_loop *loop = make_loop("auto", 2);
+        for (int k = 0; k < 3; k++)
+            run_loop(loop, 2, 40000, 1); /* ~4 ms of compute each */
+        lf_loop_destroy(loop);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--trace-child") == 0) {
-        lf_loop *loop = make_loop("multi", 3);
+        lf_schedule *sched;
+        lf_loop *loop;
+        char err[256];
+        if (lf_schedule_parse("multi,lease=force", &sched, err, sizeof err) != 0 ||
+            lf_loop_create(&loop, 3, sched, "multi") != 0)
+            return 1;
+        lf_schedule_free(sched);
         run_loop(loop, 3, 5000, 1); /* instance 0 */
         run_loop(loop, 3, 5000, 1); /* instance 1 */
         lf_loop_destroy(loop);
@@ -239,6 +369,9 @@ int main(int argc, char **argv)
         {"calibration_leaves_nobody_waiting", test_calibration_leaves_nobody_waiting},
         {"stats_count_chunks", test_stats_count_chunks},
         {"trace_covers_every_iteration", test_trace},
+        {"trace_profile", test_trace_profile},
+        {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
+        {"no_lease_no_steal", test_no_lease_no_steal},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

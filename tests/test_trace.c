@@ -74,16 +74,17 @@ static long check_file(const char *path, const char *name, long n, int loops)
     char line[512];
     long rows = 0, headers = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
-        if (strcmp(line, "site,instance,thread,lo,hi,start_ns,end_ns\n") == 0) {
+        if (strcmp(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n") == 0) {
             headers++;
             continue;
         }
         char site[64], nl;
         unsigned long long inst, lo, hi, t0, t1;
-        int thr;
-        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu%c", site, &inst, &thr, &lo, &hi, &t0,
-                   &t1, &nl) != 8 ||
-            nl != '\n') {
+        unsigned pieces;
+        int thr, from;
+        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d%c", site, &inst, &thr, &lo, &hi,
+                   &t0, &t1, &pieces, &from, &nl) != 10 ||
+            nl != '\n' || pieces < 1 || from < -1) {
             bad++;
             continue;
         }

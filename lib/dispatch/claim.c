@@ -32,7 +32,7 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
                            double now, uint64_t r)
 {
     if (want)
-        return lf__exec_clip(&s->ex, want, r);
+        return lf__exec_calib_size(&s->ex, want, r);
     uint64_t c = lf__exec_claim_size(&s->ex, tid, r, now);
     if (c == 0 && try_stop(l, s, tid))
         return 0;
@@ -149,6 +149,33 @@ static uint64_t calibration_want(struct lf_loop *l, struct lf__slot *s, struct l
     return lf__load_acquire(&s->phase) == LF__PHASE_CALIB ? th->cal_size : 0;
 }
 
+/* A new chunk for member tid of a leasing slot: under LF__LEASE_FORCE a
+ * steal first; then the shared counter (its lease marked meanwhile); then,
+ * with the counter exhausted, the back of the fullest lease.  Sets *lo and
+ * th->chunk_from. */
+static uint64_t claim_leased(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
+                             double now, uint64_t *lo)
+{
+    struct lf__thr *th = &l->thr[tid];
+    uint64_t c = 0;
+    th->chunk_from = -1;
+    if (s->lease_mode == LF__LEASE_FORCE && !want)
+        c = lf__lease_steal(l, s, tid, lo, &th->chunk_from);
+    if (!c) {
+        lf__lease_mark(s, tid);
+        c = s->claim(l, s, tid, want, now, lo);
+        if (!c) /* clear the mark before waiting on the others' */
+            lf__lease_install(l, s, tid, 0, 0);
+    }
+    if (!c && !th->stopped)
+        c = lf__lease_steal(l, s, tid, lo, &th->chunk_from);
+    if (c && th->chunk_from >= 0) {
+        th->steals++;
+        th->stolen += c;
+    }
+    return c;
+}
+
 /* Every chunk of a timed loop: kept out of line so that the fast path in
  * lf_loop_next needs no stack frame. */
 static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__slot *s, int tid,
@@ -163,6 +190,21 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         *count = c;
         return 1;
     }
+    if (th->chunk_n && s->lease_mode && (c = lf__lease_piece(l, s, tid, &lo)) != 0) {
+        /* The next piece of its lease: the chunk is not over. */
+        th->pieces++;
+        if (s->ex.acc) {
+            uint64_t t = lf__ticks(); /* the previous piece's time, for the profile */
+            lf__exec_profile_book(&s->ex, tid, th->piece_lo, th->piece_n,
+                                  (double)lf__ticks_to_ns(t - th->piece_t0));
+            th->piece_t0 = t;
+        }
+        th->piece_lo = lo;
+        th->piece_n = c;
+        *first = lf__index_of(s, lo);
+        *count = c;
+        return 1;
+    }
     uint64_t now = lf__ticks();
     if (th->chunk_n)
         lf__chunk_complete(l, s, tid, now);
@@ -170,7 +212,8 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         return 0;
     double now_ns = (double)lf__ticks_to_ns(now - s->t_begin);
     uint64_t want = calibration_want(l, s, th);
-    c = s->claim(l, s, tid, want, now_ns, &lo);
+    c = s->lease_mode ? claim_leased(l, s, tid, want, now_ns, &lo)
+                      : s->claim(l, s, tid, want, now_ns, &lo);
     if (!c) {
         th->chunk_n = 0;
         return 0;
@@ -185,8 +228,17 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
     lf__exec_chunk_begin(&s->ex, tid, now_ns, c);
     th->chunk_staged = 0;
     th->stage_later = 0;
-    uint64_t give = lf__located(s) ? lf__stage_inputs(l, s, tid, lo, c) : c;
+    uint64_t give;
+    if (s->lease_mode) {
+        give = lf__lease_install(l, s, tid, lo, c);
+        th->pieces++;
+    } else {
+        give = lf__located(s) ? lf__stage_inputs(l, s, tid, lo, c) : c;
+    }
     th->t_start = th->chunk_staged ? th->t_staged : lf__ticks(); /* compute begins */
+    th->piece_t0 = th->t_start;
+    th->piece_lo = lo;
+    th->piece_n = give;
     *first = lf__index_of(s, lo);
     *count = give;
     return 1;

@@ -14,6 +14,7 @@
  *   measure.c   timing a completed chunk, calibration reports, its end
  *   locality.c  the domain ranges of a loop whose data has a home
  *   staging.c   inputs of a chunk, copied near the member when remote
+ *   lease.c     chunks as leases: pieces for the owner, the back for a thief
  *   schedule.c  public schedule objects and LF_SCHEDULE
  *   trace.c     LF_TRACE
  * Calls go one way: loop and claim use measure, staging and locality;
@@ -41,7 +42,14 @@ enum { LF__PHASE_CALIB = 0, LF__PHASE_RUN = 1 };
 
 struct lf__trace_rec {
     uint64_t lo, hi, start, end; /* logical [lo, hi); ticks */
+    uint32_t pieces;             /* pieces the body got it in */
+    int32_t from;                /* member it was stolen from, -1: the shared counter */
 };
+
+/* A member's lease (lib/dispatch/lease.c), alone on its line. */
+struct lf__lease {
+    lf__au64 range;
+} LF__ALIGNED;
 struct lf__trace_buf {
     struct lf__trace_rec *rec;
     size_t len, cap;
@@ -98,6 +106,11 @@ struct lf__slot {
     struct lf_data data; /* the loop's description (inputs), when given */
     /* Locality totals, added by each member as it leaves. */
     lf__au64 n_local, n_remote, n_staged, b_staged;
+    /* Leases (lib/dispatch/lease.c): the mode, decided at initialisation,
+     * P lease words, and the totals each member adds as it leaves. */
+    int lease_mode;
+    struct lf__lease *lease;
+    lf__au64 n_pieces, n_steals, n_stolen;
 };
 
 /* What one member keeps for itself (its own cache lines). */
@@ -120,6 +133,14 @@ struct lf__thr {
     int chunk_calib; /* its outstanding chunk was claimed during calibration */
     int stopped;     /* the policy stopped it (LF__P_MAYSTOP) */
     int bound;       /* binding done */
+    /* Leases: of the outstanding chunk, iterations handed out as pieces
+     * and how many pieces; where it came from (-1: the shared counter,
+     * else the member it was stolen from); this instance's totals. */
+    uint64_t run_n;
+    uint64_t piece_lo, piece_n, piece_t0; /* the piece its body has: [lo, lo + n), since */
+    uint32_t chunk_pieces;
+    int chunk_from;
+    uint64_t pieces, steals, stolen;
     /* Locality (only used when the slot is homed). */
     int dom;                       /* its domain in the current loop */
     int chunk_home;                /* home domain of its outstanding chunk, -1 unknown */
@@ -149,6 +170,7 @@ struct lf_loop {
     int P;
     int tracing;
     int guided_cap; /* lf_loop_set_guided_cap */
+    int monotonic;  /* lf_loop_set_monotonic: no leases */
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];
@@ -160,6 +182,7 @@ struct lf_loop {
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
+    unsigned long runs; /* loop instances completed (under mem_lock) */
     struct lf_loop_stats last;
     struct lf_loop_numa_stats last_numa;
     int ndom_max; /* lf_numa_count() when the handle was made */
@@ -211,6 +234,21 @@ static inline int lf__located(const struct lf__slot *s)
 /* The claim function of a variant. */
 lf__claim_fn lf__claim_of(enum lf__claim_kind kind);
 
+/* ---- Leases (lib/dispatch/lease.c) ---- */
+
+/* Member tid is about to claim from the shared counter: mark its lease. */
+void lf__lease_mark(struct lf__slot *s, int tid);
+/* Member tid got the chunk [lo, lo + c) (c = 0: nothing): keep all but
+ * its first piece as its lease (or clear the mark); returns the piece. */
+uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+/* The next piece of member tid's lease: sets *lo, returns its size, or 0
+ * when the lease is empty (thieves took the rest, or it ran it all). */
+uint64_t lf__lease_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo);
+/* Take the back of the fullest other lease: sets *lo and *victim and
+ * returns its size, or 0 when no lease holds anything (after waiting out
+ * claims in progress). */
+uint64_t lf__lease_steal(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo, int *victim);
+
 /* ---- Measurement (lib/dispatch/measure.c) ---- */
 
 /* Book the chunk member tid finished at ticks now: statistics, trace,
@@ -261,7 +299,11 @@ uint64_t lf__dispatch_ns(uint64_t ticks);
 void lf__trace_flush(struct lf_loop *loop, struct lf__slot *s);
 /* Record member tid's chunk [lo, lo + n) run from start to end (ticks). */
 void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
-                   uint64_t start, uint64_t end);
+                   uint64_t start, uint64_t end, uint32_t pieces, int from);
+/* Append the profile p that a loop of n iterations (instance) left its
+ * site with to LF_TRACE's FILE.profile (the last member out). */
+void lf__trace_profile(struct lf_loop *l, uint64_t instance, uint64_t n,
+                       const struct lf__profile *p);
 /* Expand LF_TRACE's pattern ("%p": pid, "%%": %) into out; 0 or -ENAMETOOLONG. */
 int lf__trace_name(const char *pattern, long pid, char *out, size_t len);
 /* Whether LF_TRACE is set (read once). */

@@ -82,7 +82,17 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->view.nworkers = nthreads;
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
-        if (!sl->cal0) {
+        sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
+        if ((l->sched.pol->flags & LF__P_PROFILE) && P > 1) {
+            /* Where each member's chunks lay, for the call site's profile. */
+            sl->ex.acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->ex.acc);
+            sl->ex.prof = calloc(1, sizeof *sl->ex.prof);
+            if (!sl->ex.acc || !sl->ex.prof) {
+                lf_loop_destroy(l);
+                return -ENOMEM;
+            }
+        }
+        if (!sl->cal0 || !sl->lease) {
             lf_loop_destroy(l);
             return -ENOMEM;
         }
@@ -135,6 +145,9 @@ void lf_loop_destroy(lf_loop *l)
             free(l->ring[r].trace);
         }
         free(l->ring[r].cal0);
+        free(l->ring[r].lease);
+        free(l->ring[r].ex.acc);
+        free(l->ring[r].ex.prof);
         free(l->ring[r].dom);
     }
     lf__stage_free(l);
@@ -186,7 +199,16 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     s->ex.cap = l->guided_cap && !lf__located(s);
     s->kind = lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &s->fa_chunk);
     s->claim = lf__claim_of(s->kind);
-    s->untimed = !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched);
+    s->lease_mode =
+        (int)lf__exec_lease_mode(&l->sched, n, l->P, s->kind, lf__located(s), l->monotonic);
+    for (size_t t = 0; t < P; t++)
+        atomic_init(&s->lease[t].range, 0);
+    atomic_init(&s->n_pieces, 0);
+    atomic_init(&s->n_steals, 0);
+    atomic_init(&s->n_stolen, 0);
+    /* Pieces are sized in time: a leasing instance is timed. */
+    s->untimed = !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched) &&
+                 s->lease_mode == LF__LEASE_OFF;
     s->solo = P == 1;
 }
 
@@ -239,6 +261,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     th->fast_chunks = th->fast_iters = 0;
     th->stopped = 0;
     th->k = 0;
+    th->pieces = th->steals = th->stolen = 0;
     th->t_prev_end = spins ? lf__ticks() : now; /* a wait for the slot is not scheduling */
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
     th->cal_size = s->cal0[tid];
@@ -269,6 +292,37 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
     return 1;
 }
 
+/* LF_VERBOSE: what a learning schedule knows of this call site after
+ * executions 1, 2, 4, 8, ... (under mem_lock). */
+static void report_learned(struct lf_loop *l, const struct lf__slot *s,
+                           const struct lf_loop_stats *st)
+{
+    unsigned long k = ++l->runs;
+    if (!lf__verbose() || !(l->sched.pol->flags & LF__P_PROFILE) || (k & (k - 1)) != 0)
+        return;
+    const struct lf__profile *p = &l->mem.prof;
+    char rates[256];
+    size_t off = 0;
+    for (int t = 0; t < l->P && off < sizeof rates - 24; t++)
+        off += (size_t)snprintf(rates + off, sizeof rates - off, "%s%.3g", t ? " " : "",
+                                l->mem.valid ? l->mem.ipt[t] : 0.0);
+    double lo = p->cost[0], hi = p->cost[0];
+    for (int b = 1; b < LF__PROF_BINS; b++) {
+        lo = fmin(lo, p->cost[b]);
+        hi = fmax(hi, p->cost[b]);
+    }
+    fprintf(stderr,
+            "loopfarm: %s: execution %lu of %s: %s; ns per unit by thread [%s]; profile "
+            "over %d bins, cost %.2f..%.2f of the mean, confidence %.2f after %u execution%s%s; "
+            "%lu chunks in %lu pieces, %lu steals (%lu iterations)\n",
+            l->name, k, l->sched.spec,
+            s->view.prof ? "dealt by the profile"
+                         : (st->from_memory ? "rates from memory" : "calibrated"),
+            rates, LF__PROF_BINS, p->valid ? lo : 1.0, p->valid ? hi : 1.0, p->conf, p->execs,
+            p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
+            st->chunks, st->pieces, st->steals, st->stolen);
+}
+
 void lf_loop_end(lf_loop *l, int tid)
 {
     if (!l || tid < 0 || tid >= l->P)
@@ -293,6 +347,12 @@ void lf_loop_end(lf_loop *l, int tid)
     th->cur = NULL;
     if (lf__located(s))
         lf__stage_leave(l, s, tid);
+    if (s->lease_mode) {
+        /* What is left of its lease stays there for the members still in. */
+        lf__fetch_add_relaxed(&s->n_pieces, th->pieces);
+        lf__fetch_add_relaxed(&s->n_steals, th->steals);
+        lf__fetch_add_relaxed(&s->n_stolen, th->stolen);
+    }
     if (!th->stopped) {
         /* Gone: policies must not count on this member any more. */
         lf__exec_worker_gone(&s->ex, tid);
@@ -311,7 +371,10 @@ void lf_loop_end(lf_loop *l, int tid)
                                0,
                                (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9,
                                s->view.calibrated_from_memory,
-                               0};
+                               0,
+                               lf__load_relaxed(&s->n_pieces),
+                               lf__load_relaxed(&s->n_steals),
+                               lf__load_relaxed(&s->n_stolen)};
     double over = 0.0;
     for (int t = 0; t < l->P; t++) {
         struct lf__wstat *w = &s->view.w[t];
@@ -326,13 +389,20 @@ void lf_loop_end(lf_loop *l, int tid)
     else if (st.chunks)
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
     st.drifted = update_memory(l, s);
+    report_learned(l, s, &st);
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){
         lf__load_relaxed(&s->n_local), lf__load_relaxed(&s->n_remote),
         lf__load_relaxed(&s->n_staged), lf__load_relaxed(&s->b_staged), s->loc ? s->ndom : 1};
+    struct lf__profile prof;
+    if (s->trace && s->ex.acc)
+        prof = l->mem.prof; /* copied under the lock, written after */
     pthread_mutex_unlock(&l->mem_lock);
-    if (s->trace)
+    if (s->trace) {
         lf__trace_flush(l, s);
+        if (s->ex.acc)
+            lf__trace_profile(l, s->instance, s->n, &prof);
+    }
     uint64_t g = lf__load_relaxed(&s->state) >> 2;
     /* Release: the slot's clean state is visible to the member that
      * initialises instance g + LF__RING. */
@@ -344,6 +414,14 @@ int lf_loop_set_guided_cap(lf_loop *l, int on)
     if (!l)
         return -EINVAL;
     l->guided_cap = on != 0;
+    return 0;
+}
+
+int lf_loop_set_monotonic(lf_loop *l, int on)
+{
+    if (!l)
+        return -EINVAL;
+    l->monotonic = on != 0;
     return 0;
 }
 

@@ -40,9 +40,22 @@ void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
         busy -= th->stage_later;
     if (lf__located(s))
         lf__stage_chunk_done(l, s, tid, busy);
+    /* Of a lease, the front it ran; thieves took the rest. */
+    uint64_t ran = s->lease_mode ? th->run_n : th->chunk_n;
     if (s->trace)
-        lf__trace_add(l, s, tid, th->chunk_lo, th->chunk_n, th->t_start, now);
-    if (lf__exec_chunk_done(&s->ex, tid, th->chunk_n, busy, total, th->chunk_calib, th->calibrating,
+        lf__trace_add(l, s, tid, th->chunk_lo, ran, th->t_start, now,
+                      s->lease_mode ? th->chunk_pieces : 1, s->lease_mode ? th->chunk_from : -1);
+    if (s->ex.acc) {
+        /* A lease's pieces are booked one by one (the last one here), so
+         * that the profile sees inside a chunk. */
+        if (s->lease_mode)
+            lf__exec_profile_book(&s->ex, tid, th->piece_lo, th->piece_n,
+                                  (double)lf__ticks_to_ns(now - th->piece_t0));
+        else
+            lf__exec_profile_book(&s->ex, tid, th->chunk_lo, ran, (double)busy);
+        lf__exec_profile_chunk(&s->ex, tid, th->chunk_lo, ran);
+    }
+    if (lf__exec_chunk_done(&s->ex, tid, ran, busy, total, th->chunk_calib, th->calibrating,
                             &th->cal_size)) {
         /* Its calibration is in, over all its calibration chunks: the
          * share of the wall time it had a CPU, and what scheduling cost. */

@@ -61,9 +61,13 @@ static void parse_default(void)
             return;
         fprintf(stderr, "loopfarm: LF_SCHEDULE=\"%s\": %s; running loops under \"dynamic\"\n", env,
                 err);
+        if (lf__sched_parse("dynamic", &default_sched.s, err, sizeof err) != 0)
+            abort(); /* the registry lacks dynamic: a build error, not a user's */
+        return;
     }
-    if (lf__sched_parse("dynamic", &default_sched.s, err, sizeof err) != 0)
-        abort(); /* the registry lacks dynamic: a build error, not a user's */
+    /* No LF_SCHEDULE: the schedule that learns each call site. */
+    if (lf__sched_parse("auto", &default_sched.s, err, sizeof err) != 0)
+        abort(); /* the registry lacks auto: a build error, not a user's */
 }
 
 const lf_schedule *lf_schedule_default(void)

@@ -3,9 +3,15 @@
  * Each member appends its chunks to a buffer of its own in the loop's slot
  * (no I/O, no lock) of at most TRACE_CAP records; a member whose buffer is
  * full writes it out, and the last member out of a loop writes what the
- * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns
- * with [lo, hi) the chunk's logical iterations (0 .. trip count) and times
- * in ns since the library's clock epoch.
+ * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns,
+ * pieces,from with [lo, hi) the chunk's logical iterations (0 .. trip
+ * count) that the member ran, times in ns since the library's clock epoch,
+ * the number of pieces its body got them in (1 unless the chunk was a
+ * lease), and the member it was stolen from (-1: claimed from the shared
+ * counter).  A schedule that learns a cost profile (auto) also appends
+ * it, after each loop, to FILE.profile: site,instance,bin,lo,hi,cost,
+ * confidence with [lo, hi) the bin's iterations in that loop and cost the
+ * time of its iterations relative to the mean.
  *
  * The file is opened for appending and written only in whole records (one
  * write(2) of whole lines at a time), so processes that share a file
@@ -34,7 +40,8 @@
 /* Bytes of CSV formatted before one write(2); a record takes < 160. */
 #define TRACE_IOBUF 16384
 
-static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns\n";
+static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n";
+static const char prof_header[] = "site,instance,bin,lo,hi,cost,confidence\n";
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,6 +52,8 @@ static uint64_t epoch_ticks;
  * tracing gave up, and the records dropped that were not reported yet. */
 static int trace_fd = -1;
 static pid_t trace_pid;
+static int prof_fd = -1; /* FILE.profile: the profiles learned */
+static pid_t prof_pid;
 static int trace_failed;
 static int drop_reported;
 static lf__au64 dropped; /* records lost to a failed allocation */
@@ -107,15 +116,17 @@ static void trace_give_up(const char *what, int err)
             trace_path, what, strerror(err));
     if (trace_fd >= 0)
         close(trace_fd);
-    trace_fd = -1;
+    if (prof_fd >= 0)
+        close(prof_fd);
+    trace_fd = prof_fd = -1;
     trace_failed = 1;
 }
 
-/* Write all of buf[0..n) to the trace; 0, or -errno (trace_lock held). */
-static int write_all(const char *buf, size_t n)
+/* Write all of buf[0..n) to fd; 0, or -errno (trace_lock held). */
+static int write_fd(int fd, const char *buf, size_t n)
 {
     while (n > 0) {
-        ssize_t k = write(trace_fd, buf, n);
+        ssize_t k = write(fd, buf, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -126,40 +137,54 @@ static int write_all(const char *buf, size_t n)
     return 0;
 }
 
-/* Open the trace file of this process, writing the header into an empty
- * one (trace_lock held); 0, or -1 when tracing is off for good. */
-static int trace_open(void)
+static int write_all(const char *buf, size_t n)
+{
+    return write_fd(trace_fd, buf, n);
+}
+
+/* Open LF_TRACE's file for this process with suffix appended to its name,
+ * writing hdr into an empty one: *fd, owned by this process (trace_lock
+ * held).  0, or -1 after giving tracing up. */
+static int open_appending(const char *suffix, const char *hdr, int *fd, pid_t *owner)
 {
     pid_t pid = getpid();
-    if (trace_fd >= 0 && trace_pid == pid)
+    if (*fd >= 0 && *owner == pid)
         return 0;
     if (trace_failed)
         return -1;
-    if (trace_fd >= 0) /* a forked child: its own file when the name has %p */
-        close(trace_fd);
+    if (*fd >= 0) /* a forked child: its own file when the name has %p */
+        close(*fd);
+    *fd = -1;
     char path[4096];
-    if (lf__trace_name(trace_path, (long)pid, path, sizeof path) != 0) {
+    if (lf__trace_name(trace_path, (long)pid, path, sizeof path - strlen(suffix)) != 0) {
         trace_give_up("file name too long", ENAMETOOLONG);
         return -1;
     }
-    trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-    if (trace_fd < 0) {
+    strcat(path, suffix);
+    *fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (*fd < 0) {
         trace_give_up("cannot open for appending", errno);
         return -1;
     }
-    trace_pid = pid;
+    *owner = pid;
     /* One header per file, even when several processes create it at once. */
     struct stat sb;
-    int locked = flock(trace_fd, LOCK_EX) == 0;
-    int rc =
-        fstat(trace_fd, &sb) == 0 && sb.st_size == 0 ? write_all(header, sizeof header - 1) : 0;
+    int locked = flock(*fd, LOCK_EX) == 0;
+    int rc = fstat(*fd, &sb) == 0 && sb.st_size == 0 ? write_fd(*fd, hdr, strlen(hdr)) : 0;
     if (locked)
-        flock(trace_fd, LOCK_UN);
+        flock(*fd, LOCK_UN);
     if (rc != 0) {
         trace_give_up("write failed", -rc);
         return -1;
     }
     return 0;
+}
+
+/* Open the trace file of this process (trace_lock held); 0, or -1 when
+ * tracing is off for good. */
+static int trace_open(void)
+{
+    return open_appending("", header, &trace_fd, &trace_pid);
 }
 
 /* Write member t's records of slot s and empty its buffer (trace_lock held). */
@@ -170,10 +195,11 @@ static void write_member(struct lf_loop *l, struct lf__slot *s, int t)
     size_t n = 0;
     for (size_t i = 0; i < b->len && trace_fd >= 0; i++) {
         const struct lf__trace_rec *r = &b->rec[i];
-        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu\n", l->name,
+        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu,%u,%d\n", l->name,
                          (unsigned long long)s->instance, t, (unsigned long long)r->lo,
                          (unsigned long long)r->hi, (unsigned long long)lf__dispatch_ns(r->start),
-                         (unsigned long long)lf__dispatch_ns(r->end));
+                         (unsigned long long)lf__dispatch_ns(r->end), (unsigned)r->pieces,
+                         (int)r->from);
         if (k < 0 || (size_t)k >= sizeof io - n) {
             /* The record did not fit: write the whole ones before it. */
             int rc = n ? write_all(io, n) : -EOVERFLOW;
@@ -210,7 +236,7 @@ static void report_drops(void)
 }
 
 void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t n,
-                   uint64_t start, uint64_t end)
+                   uint64_t start, uint64_t end, uint32_t pieces, int from)
 {
     struct lf__trace_buf *b = &s->trace[tid];
     if (!b->rec) {
@@ -225,7 +251,7 @@ void lf__trace_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, 
         pthread_mutex_unlock(&trace_lock);
     }
     if (b->len < b->cap)
-        b->rec[b->len++] = (struct lf__trace_rec){lo, lo + n, start, end};
+        b->rec[b->len++] = (struct lf__trace_rec){lo, lo + n, start, end, pieces, from};
     else
         lf__fetch_add_relaxed(&dropped, 1);
 }
@@ -240,5 +266,31 @@ void lf__trace_flush(struct lf_loop *l, struct lf__slot *s)
         s->trace[t].len = 0;
     }
     report_drops();
+    pthread_mutex_unlock(&trace_lock);
+}
+
+void lf__trace_profile(struct lf_loop *l, uint64_t instance, uint64_t n,
+                       const struct lf__profile *p)
+{
+    char io[LF__PROF_BINS * 160];
+    size_t len = 0;
+    for (int b = 0; b < LF__PROF_BINS && p->valid; b++) {
+        uint64_t lo = (uint64_t)((double)n * b / LF__PROF_BINS);
+        uint64_t hi = b == LF__PROF_BINS - 1 ? n : (uint64_t)((double)n * (b + 1) / LF__PROF_BINS);
+        int k = snprintf(io + len, sizeof io - len, "%s,%llu,%d,%llu,%llu,%.6g,%.4f\n", l->name,
+                         (unsigned long long)instance, b, (unsigned long long)lo,
+                         (unsigned long long)hi, p->cost[b], p->conf);
+        if (k < 0 || (size_t)k >= sizeof io - len)
+            break; /* a name too long for the buffer: the bins that fit */
+        len += (size_t)k;
+    }
+    if (!len)
+        return;
+    pthread_mutex_lock(&trace_lock);
+    if (open_appending(".profile", prof_header, &prof_fd, &prof_pid) == 0) {
+        int rc = write_fd(prof_fd, io, len);
+        if (rc != 0)
+            trace_give_up("write failed", -rc);
+    }
     pthread_mutex_unlock(&trace_lock);
 }

@@ -41,6 +41,27 @@ uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double
     return lf__exec_clip(x, c, r);
 }
 
+enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, int P,
+                                        enum lf__claim_kind kind, int located, int monotonic)
+{
+    int want = s->lease >= 0 ? s->lease : (s->pol->flags & LF__P_LEASE) ? LF__LEASE_ON : 0;
+    if (!want || P < 2 || located || monotonic || n > LF__LEASE_MAXN)
+        return LF__LEASE_OFF;
+    if (kind == LF__CLAIM_STATIC || kind == LF__CLAIM_DOMAINS)
+        return LF__LEASE_OFF;
+    return want == 2 ? LF__LEASE_FORCE : LF__LEASE_ON;
+}
+
+uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
+                        uint64_t rem)
+{
+    double ipt = lf__view_last_ipt(x->view, w);
+    uint64_t p = ipt > 0.0 ? lf__chunk_clamp(ceil(LF__PIECE_NS / ipt), rem) : lf__div_ceil(c, 8);
+    if (mode == LF__LEASE_FORCE && p > lf__div_ceil(c, 4))
+        p = lf__div_ceil(c, 4);
+    return p == 0 ? 1 : p > rem ? rem : p;
+}
+
 uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
                                int ndom, const struct lf__loc_times *t, int staging)
 {
@@ -128,12 +149,23 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     }
     v->calibrated_from_memory = 0;
     v->psum = NULL;
+    /* The profile: this instance reads its own copy, trusted or not at all. */
+    v->prof = NULL;
+    if (x->acc) {
+        memset(x->acc, 0, (size_t)P * sizeof *x->acc);
+        if (wanted && s->memory && m->prof.valid && m->prof.conf >= LF__PROF_TRUST) {
+            *x->prof = m->prof;
+            v->prof = x->prof;
+        }
+    }
     memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)
         pol->start(x->pstate, v);
     if (x->psum)
         psum_all(x);
-    if (!lf__exec_calibrates(s))
+    /* A team of one has nobody to balance against: a learning schedule
+     * does not calibrate it (its chunk is then all that is left). */
+    if (!lf__exec_calibrates(s) || (P == 1 && (pol->flags & LF__P_PROFILE)))
         return 0;
     if (!use_mem)
         return 1;
@@ -239,6 +271,9 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
     *drift = 0.0;
     if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper)
         return 0;
+    /* With a profile, a worker's rate is its time per unit: which part of
+     * the loop it happened to run does not count as drift. */
+    m->prof.dropped = lf__exec_profile_learn(x, m);
     int all = 1;
     for (int t = 0; t < v->nworkers; t++) {
         uint64_t it = lf__word_get(&v->w[t].iters);
@@ -248,7 +283,8 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
             all &= m->valid && m->ipt[t] > 0;
             continue;
         }
-        double ipt = (double)lf__word_get(&v->w[t].busy_ns) / (double)it;
+        double ipt = x->acc ? lf__exec_unit_time(x, t, &m->prof)
+                            : (double)lf__word_get(&v->w[t].busy_ns) / (double)it;
         /* The affine costs the worker fitted (0 where it measured none). */
         m->cost[t][0] = lf__word_getd(&v->w[t].comp_lat_ns);
         m->cost[t][1] = lf__word_getd(&v->w[t].stage_lat_ns);
@@ -264,7 +300,9 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
             m->cal[t] = c;
         }
     }
-    if (m->valid && *drift > LF__RECAL_DRIFT) {
+    /* A schedule with a profile refreshes every rate from each chunk, so
+     * stale rates cost it one first chunk (a lease): it keeps its memory. */
+    if (m->valid && *drift > LF__RECAL_DRIFT && !x->acc) {
         m->valid = 0;
         return 1;
     }

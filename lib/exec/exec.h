@@ -10,7 +10,9 @@
  * claim variant a loop instance uses, how calibration chunks grow and what
  * a calibration reports, when the team's calibration ends, what a chunk
  * records, the locality modes and the chunk taken from a domain's range,
- * and what a call site remembers between executions (with its drift rule).
+ * the lease mode and the size of a lease's pieces and of a thief's take,
+ * and what a call site remembers between executions (with its drift rule
+ * and, for auto, its cost profile: lib/exec/profile.c).
  *
  * Pure: no atomics, clocks, threads or OS calls.  Times are plain numbers
  * the executor measured (ns).  Statistics words are written through the
@@ -46,15 +48,26 @@ struct lf__exec {
     const struct lf__sched *sched;
     void *pstate;
     struct lf__view *view;
-    int cap;               /* every claim within OpenMP's guided bound, ceil(r / P): set by an
-                              executor that runs a schedule(guided) loop under another policy */
+    int cap; /* every claim within OpenMP's guided bound, ceil(r / P): set by an
+                executor that runs a schedule(guided) loop under another policy */
     struct lf__psum *psum; /* NULL: none kept (see lf__exec_psum_wanted) */
+    /* LF__P_PROFILE (else NULL): P accumulators of where each worker's
+     * chunks lay and what they took, and the instance's copy of the call
+     * site's profile (what view->prof points at when it is trusted). */
+    struct lf__prof_acc *acc;
+    struct lf__profile *prof;
 };
 
 /* Whether an executor that runs one worker at a time should keep team sums
  * for this schedule on P workers (then it points x->psum at a struct whose
  * per holds P * LF__PSUMS doubles before lf__exec_start). */
 int lf__exec_psum_wanted(const struct lf__sched *s, int P);
+
+/* One worker's chunk times by profile bin during an instance. */
+struct lf__prof_acc {
+    double it[LF__PROF_BINS]; /* iterations it ran in each bin */
+    double ns[LF__PROF_BINS]; /* compute time booked to each bin */
+} __attribute__((aligned(64)));
 
 /* ---- Claims ---- */
 
@@ -97,6 +110,65 @@ static inline uint64_t lf__exec_clip(const struct lf__exec *x, uint64_t c, uint6
     return c;
 }
 
+/* ---- Leases ----
+ *
+ * A leased chunk [lo, hi) is run by its owner in pieces from the front; a
+ * worker that finds the shared counter exhausted takes the back half of the
+ * fullest lease, which becomes a lease of its own.  So a worker that turns
+ * out slow, stalls or is newly loaded holds up the loop by at most one
+ * piece, whatever size its chunk was given. */
+
+enum lf__lease_mode {
+    LF__LEASE_OFF = 0,
+    LF__LEASE_ON = 1,
+    LF__LEASE_FORCE = 2, /* steal before every claim, >= 4 pieces a chunk: tests */
+};
+
+/* Largest trip count whose chunks can be leased: a lease packs its two
+ * ends, logical iterations, into one 64-bit word. */
+#define LF__LEASE_MAXN 0xfffffffeULL
+
+/* Compute time a piece aims at (ns): long enough that handing it out (a
+ * CAS on a line only thieves share, a clock read, a return to the body's
+ * loop: ~100 ns) is 0.2 % of it, short enough that an owner that stalls
+ * holds back little. */
+#define LF__PIECE_NS 50000.0
+
+/* The lease mode of an instance of n iterations for P workers whose claim
+ * variant is kind: the schedule's lease= (or its policy's default,
+ * LF__P_LEASE), but off for a team of one, a static or locality-aware
+ * claim, located chunks (staging has pieces of its own), a loop whose
+ * chunks must come in increasing order to each worker (monotonic), and
+ * trip counts above LF__LEASE_MAXN. */
+enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, int P,
+                                        enum lf__claim_kind kind, int located, int monotonic);
+
+/* The piece worker w runs next of a lease with rem >= 1 iterations left
+ * (c: the size of the chunk it holds): LF__PIECE_NS of compute at w's
+ * latest time per iteration, an eighth of the chunk while w has none;
+ * under LF__LEASE_FORCE at most a quarter of the chunk.  In [1, rem]. */
+uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
+                        uint64_t rem);
+
+/* The part a thief takes of a lease with rem >= 1 iterations left: the
+ * back half, rounded up (a lease of two or more keeps at least one for its
+ * owner, so work moves between leases without ever leaving them all
+ * empty). */
+static inline uint64_t lf__exec_steal_size(uint64_t rem)
+{
+    return rem - rem / 2;
+}
+
+/* A calibration chunk of want >= 1 iterations when r >= 1 are unclaimed:
+ * clipped as lf__exec_clip does and to the even share ceil(r / P), so
+ * that calibration chunks grown geometrically (an iteration too short to
+ * time) never stake more than a worker's share of a short loop. */
+static inline uint64_t lf__exec_calib_size(const struct lf__exec *x, uint64_t want, uint64_t r)
+{
+    uint64_t p = (uint64_t)x->view->nworkers, share = r / p + (r % p != 0);
+    return lf__exec_clip(x, want < share ? want : share, r);
+}
+
 /* Locality-aware dispatch: the chunk a worker of domain self takes from
  * domain d's range, where rem >= 1 iterations are left, when the claim was
  * sized c >= 1 against the whole loop.  From its own range, c clipped to
@@ -122,7 +194,8 @@ struct lf__site_mem;
  * learned (t_i, the affine costs).  Then the schedule's policy state
  * template is copied into x->pstate and start() runs; when memory stands
  * in for calibration, a_i = bm_i = 1 and calibrated() plans from all n
- * iterations.  cal0 (P entries, or NULL) gets each worker's first
+ * iterations; a team of one under LF__P_PROFILE does not calibrate.  cal0
+ * (P entries, or NULL) gets each worker's first
  * calibration chunk: 1, or the size that lasted calns last time.  Returns
  * 1 when the instance begins with a calibration phase. */
 int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0);
@@ -203,7 +276,51 @@ struct lf__site_mem {
     double *ipt;
     uint64_t *cal;
     double (*cost)[3];
+    struct lf__profile prof; /* LF__P_PROFILE: the cost profile (lib/exec/profile.c) */
 };
+
+/* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
+
+/* A profile that predicted the last execution at least this well (1 minus
+ * its relative error) is trusted: the next execution deals by it. */
+#define LF__PROF_TRUST 0.5
+/* Forgetting factor: the weight of what the profile said before against
+ * what one more execution observed. */
+#define LF__PROF_KEEP 0.5
+/* An execution whose chunks took less compute than this (ns, all workers)
+ * teaches the profile nothing: its times are mostly the clock's and the
+ * claims' own, and chunks that short are sized by the claim cost anyway. */
+#define LF__PROF_MIN_NS 100000.0
+
+/* Worker w ran the iterations [lo, lo + iters) of the instance (a piece
+ * of a lease, or a whole chunk) in busy_ns of compute: book them and
+ * their time into the bins they span, the time split as the instance's
+ * profile expects it (evenly without one).  A no-op without x->acc. */
+void lf__exec_profile_book(const struct lf__exec *x, int w, uint64_t lo, uint64_t iters,
+                           double busy_ns);
+
+/* Worker w completed the chunk whose part it ran is [lo, lo + iters): set
+ * its last_units (the chunk's expected units under the instance's profile,
+ * iters without one).  A no-op without x->acc.  Call it before
+ * lf__exec_chunk_done, whose feedback may read last_units. */
+void lf__exec_profile_chunk(const struct lf__exec *x, int w, uint64_t lo, uint64_t iters);
+
+/* The instance ended (under the executor's serialisation of m): fold what
+ * it observed into m->prof.  Each worker's time per unit and each bin's
+ * relative cost are estimated together (alternating twice: speeds against
+ * the costs, costs against the speeds), so that a slow worker is not taken
+ * for an expensive region.  A profile that predicted this execution with
+ * a relative error above 1 - LF__PROF_TRUST is replaced by the
+ * observation and not trusted next time; otherwise it moves towards the
+ * observation by 1 - LF__PROF_KEEP and its confidence is 1 - the error.
+ * An execution of less than LF__PROF_MIN_NS of compute changes nothing.
+ * Returns 1 when a trusted profile was dropped. */
+int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);
+
+/* Worker w's compute time per unit of profile p over the instance's
+ * chunks (busy time over their expected units; flat without p); 0 when
+ * it ran nothing. */
+double lf__exec_unit_time(const struct lf__exec *x, int w, const struct lf__profile *p);
 
 /* Whether an instance of schedule s reads the site's memory at all
  * (schedules that neither calibrate nor read times skip it). */
@@ -212,7 +329,10 @@ int lf__exec_mem_wanted(const struct lf__sched *s);
 /* The instance ended: remember what it measured (a worker that got no
  * iterations keeps what was known of it), or, when some worker's time per
  * iteration moved by more than LF__RECAL_DRIFT since the last execution,
- * drop the memory and return 1 with the largest drift in *drift. */
+ * drop the memory and return 1 with the largest drift in *drift.  Under
+ * LF__P_PROFILE the profile is learned first (lf__exec_profile_learn), a
+ * worker's rate is its time per unit of it, and drift only sets *drift:
+ * such a schedule refreshes rates from every chunk and keeps its memory. */
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift);
 
 #endif

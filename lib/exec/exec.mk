@@ -2,4 +2,5 @@
 # simulator, test rigs) does around a policy.
 LF_CORE_SOURCES += \
 	lib/exec/exec.h \
-	lib/exec/exec.c
+	lib/exec/exec.c \
+	lib/exec/profile.c

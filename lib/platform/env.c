@@ -35,7 +35,7 @@ struct var {
 };
 
 static struct var vars[LF__ENV_COUNT] = {
-    [LF__ENV_SCHEDULE] = {"LF_SCHEDULE", CHECK_OWNER, NULL, "dynamic",
+    [LF__ENV_SCHEDULE] = {"LF_SCHEDULE", CHECK_OWNER, NULL, "auto",
                           "NAME[,PARAM=VALUE...], e.g. dynamic,8 or multi,k=2 (README.md)"},
     [LF__ENV_REPLACE] = {"LF_REPLACE", CHECK_OWNER, NULL, "unset: LF_SCHEDULE decides",
                          "kind:spec entries separated by ',' or ';' (doc/gomp-shim.md)"},

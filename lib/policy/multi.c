@@ -94,11 +94,8 @@ static int multi_parse(void *state, struct lf__params *p, char *err, size_t errl
         return rc;
     if (rc == 0)
         st->k_min = 2.0;
-    rc = lf__params_get_u64(p, "min", 1, UINT64_MAX / 2, &st->min, err, errlen);
-    if (rc < 0)
+    if ((rc = lf__params_get_min(p, &st->min, err, errlen)) != 0)
         return rc;
-    if (rc == 0)
-        st->min = 0;
     const char *sig;
     if (lf__params_get_str(p, "sigma", &sig)) {
         if (strcmp(sig, "population") && strcmp(sig, "sample")) {
@@ -109,13 +106,6 @@ static int multi_parse(void *state, struct lf__params *p, char *err, size_t errl
             return -EINVAL;
         }
         st->sample = strcmp(sig, "sample") == 0;
-    }
-    if (p->has_chunk) {
-        if (st->min) {
-            snprintf(err, errlen, "multi: give the smallest chunk once, as multi,<n> or min=<n>");
-            return -EINVAL;
-        }
-        st->min = p->chunk;
     }
     return 0;
 }

@@ -184,13 +184,32 @@ int lf__params_get_onoff(struct lf__params *p, const char *key, int *out, char *
     return 1;
 }
 
+int lf__params_get_min(struct lf__params *p, uint64_t *out, char *err, size_t errlen)
+{
+    int rc = lf__params_get_u64(p, "min", 1, UINT64_MAX / 2, out, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        *out = 0;
+    if (p->has_chunk) {
+        if (*out) {
+            snprintf(err, errlen, "%s: give the smallest chunk once, as %s,<n> or min=<n>", p->name,
+                     p->name);
+            return -EINVAL;
+        }
+        *out = p->chunk;
+    }
+    return 0;
+}
+
 int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen)
 {
     for (int i = 0; i < p->nkv; i++)
         if (!p->kv[i].used) {
             snprintf(err, errlen,
                      "%s: unknown key \"%s\" (every schedule also accepts cal=auto|paper, "
-                     "calns=N, memory=on|off, numa=on|off, stage=on|off, piece=BYTES)",
+                     "calns=N, memory=on|off, numa=on|off, stage=on|off, piece=BYTES, "
+                     "lease=on|off|force)",
                      p->name, p->kv[i].key);
             return -EINVAL;
         }
@@ -223,7 +242,23 @@ static int parse_executor_keys(struct lf__params *p, struct lf__sched *s, char *
         return rc;
     s->stage_piece = 262144;
     rc = lf__params_get_u64(p, "piece", 0, UINT64_MAX >> 1, &s->stage_piece, err, errlen);
-    return rc < 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    s->lease = -1; /* the policy's default (lib/exec/exec.h, lf__exec_lease_mode) */
+    if (lf__params_get_str(p, "lease", &v)) {
+        if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)
+            s->lease = 1;
+        else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
+            s->lease = 0;
+        else if (strcmp(v, "force") == 0)
+            s->lease = 2;
+        else {
+            snprintf(err, errlen, "%s: lease=%s: expected lease=on, lease=off or lease=force",
+                     p->name, v);
+            return -EINVAL;
+        }
+    }
+    return 0;
 }
 
 int lf__sched_parse(const char *spec, struct lf__sched *s, char *err, size_t errlen)

@@ -51,6 +51,10 @@ int lf__params_get_u64(struct lf__params *p, const char *key, uint64_t lo, uint6
 int lf__params_get_onoff(struct lf__params *p, const char *key, int *out, char *err, size_t errlen);
 /* String value; returns 1 and a pointer into p when present, 0 otherwise. */
 int lf__params_get_str(struct lf__params *p, const char *key, const char **out);
+/* The smallest chunk of a policy whose form is "name[,<n>][,min=<n>]":
+ * *out = n from either form (0 when neither is given), -EINVAL (message
+ * in err) when both are given or min= is malformed, else 0. */
+int lf__params_get_min(struct lf__params *p, uint64_t *out, char *err, size_t errlen);
 /* -EINVAL naming the first key no policy consumed, else 0. */
 int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen);
 
@@ -126,9 +130,41 @@ struct lf__wstat {
     uint64_t comp_lat_ns;
     uint64_t stage_lat_ns;
     uint64_t stage_ns_per_iter;
+    /* LF__P_PROFILE: the latest chunk's expected cost in profile units
+     * (double; its iterations when no profile is in use, 0 before any). */
+    uint64_t last_units;
     /* Words owned by the policy's feedback hook (written by this worker only). */
     uint64_t pol[4];
 } __attribute__((aligned(64))); /* a cache line of its own */
+
+/* ---- Cost profile of a loop over its iteration space ----
+ *
+ * What an iteration costs along the loop, learned per call site across
+ * executions (lib/exec/profile.c): the normalised space [0, 1) of a loop
+ * of n iterations is cut into LF__PROF_BINS bins of n / LF__PROF_BINS
+ * iterations, and cost[b] is the time of an iteration of bin b relative to
+ * the mean iteration (so the mean over the iterations is 1 and a loop
+ * costs n units).  A worker's speed is then its time per unit.  Because
+ * bins are fractions of the space, a trip count that changes between
+ * executions still maps. */
+#define LF__PROF_BINS 32
+
+struct lf__profile {
+    double cost[LF__PROF_BINS];
+    double conf;    /* 1 - the relative error with which it predicted the last
+                       execution's per-bin costs; 0.5 after the first */
+    unsigned execs; /* executions it was built from */
+    int valid;
+    int dropped; /* the latest execution replaced it: it had stopped predicting */
+};
+
+/* Expected cost, in units, of the logical iterations [a, b) of a loop of
+ * n iterations (a <= b <= n); b - a when p is NULL. */
+double lf__profile_units(const struct lf__profile *p, uint64_t n, uint64_t a, uint64_t b);
+
+/* The number of iterations from a (a < n) whose expected cost reaches
+ * units, at least 1 and at most n - a; units iterations when p is NULL. */
+uint64_t lf__profile_span(const struct lf__profile *p, uint64_t n, uint64_t a, double units);
 
 /* The read-only view a policy decides from. */
 struct lf__view {
@@ -151,6 +187,8 @@ struct lf__view {
      * an executor that runs one worker at a time; NULL when it keeps none
      * (the dispatcher), and then the policy loops over the team. */
     const double *psum;
+    const struct lf__profile *prof; /* LF__P_PROFILE: the call site's profile when it is
+                                       trusted (lib/exec/exec.h, LF__PROF_TRUST), else NULL */
 };
 
 /* Words of a policy's team sums (psum, contrib). */
@@ -176,6 +214,10 @@ enum {
                                 times every chunk only for policies that consume times
                                 (this flag, LF__P_CALIB, LF__P_MAYSTOP or a feedback hook)
                                 or when LF_TRACE is set; others are counted, not timed. */
+    LF__P_LEASE = 1u << 5,   /* chunks are leases by default (lease=on): the owner runs
+                                its chunk in pieces and an idle worker may take the back */
+    LF__P_PROFILE = 1u << 6, /* the executor books each chunk's position and time into
+                                the call site's cost profile (struct lf__profile) */
 };
 
 #define LF__POLICY_STATE_MAX 512 /* bytes; every state_size must fit */
@@ -235,7 +277,12 @@ void lf__policy_list(char *buf, size_t len);
  *   stage=on|off   copy a remote chunk's declared inputs to the thread's
  *                  domain before its body runs (on);
  *   piece=BYTES    a staged chunk with more input than this goes to the body
- *                  in pieces, the next one prefetched (262144; 0: whole). */
+ *                  in pieces, the next one prefetched (262144; 0: whole);
+ *   lease=on|off|force  chunks are leases: the owner runs each in pieces
+ *                  and a worker that finds nothing left takes the back half
+ *                  of the fullest lease (default: the policy's, on for
+ *                  auto); force also steals before every claim, with at
+ *                  least four pieces a chunk (a test mode). */
 struct lf__sched {
     const struct lf__policy *pol;
     char spec[128];
@@ -244,6 +291,7 @@ struct lf__sched {
     int numa;
     int stage;
     uint64_t stage_piece;
+    int lease; /* -1: the policy's default, 0 off, 1 on, 2 force */
     uint64_t cal_ns;
     uint64_t state[LF__POLICY_STATE_MAX / 8];
 };

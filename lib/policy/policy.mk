@@ -23,6 +23,8 @@ LF_CORE_SOURCES += \
 	lib/policy/deal.c \
 	lib/policy/dealdyn.c \
 	lib/policy/multi.c \
+	lib/policy/profile.c \
+	lib/policy/auto.c \
 	lib/policy/rounds.h \
 	lib/policy/rounds.c \
 	lib/policy/as4dr.c \
@@ -30,8 +32,11 @@ LF_CORE_SOURCES += \
 	lib/policy/fifo.c
 
 if HAVE_CUNIT
-check_PROGRAMS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds
-TESTS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds
+check_PROGRAMS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds \
+	tests/test_policy_auto
+TESTS += tests/test_policy_classic tests/test_policy_statistical tests/test_policy_rounds \
+	tests/test_policy_auto
+tests_test_policy_auto_LDADD = $(TEST_LIBS)
 tests_test_policy_classic_LDADD = $(TEST_LIBS)
 tests_test_policy_statistical_LDADD = $(TEST_LIBS)
 tests_test_policy_rounds_LDADD = lib/sim/libsim.la $(TEST_LIBS)

@@ -5,6 +5,7 @@
 
 #include "policy/policy.h"
 
+extern const struct lf__policy lf__policy_auto;
 extern const struct lf__policy lf__policy_static, lf__policy_dynamic, lf__policy_guided,
     lf__policy_tss, lf__policy_fac2, lf__policy_wf, lf__policy_awf_b, lf__policy_awf_c,
     lf__policy_awf_d, lf__policy_awf_e, lf__policy_af;
@@ -15,6 +16,8 @@ extern const struct lf__policy lf__policy_as4dr, lf__policy_umr, lf__policy_rumr
     lf__policy_lifo;
 
 const struct lf__policy *const lf__policies[] = {
+    /* the default: learns each call site */
+    &lf__policy_auto,
     /* classic self-scheduling and factoring */
     &lf__policy_static,
     &lf__policy_dynamic,

@@ -381,7 +381,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             x->state = W_WAIT; /* seed 000: the team waits for the last report */
             return 0;
         }
-        c = lf__exec_clip(&S->ex, x->cal_size, r);
+        c = lf__exec_calib_size(&S->ex, x->cal_size, r);
     } else {
         c = lf__exec_claim_size(&S->ex, i, r, t * 1e9);
         if (c == 0 && S->active > 1) {

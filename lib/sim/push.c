@@ -151,7 +151,7 @@ static int send(struct sim *S, int i, double t, char *err, size_t errlen)
             return 0;
         }
         if (calib) {
-            c = lf__exec_clip(&S->ex, x->cal_size, r);
+            c = lf__exec_calib_size(&S->ex, x->cal_size, r);
         } else {
             c = lf__exec_claim_size(&S->ex, i, r, t * 1e9);
             if (c == 0 && S->active > 1) {

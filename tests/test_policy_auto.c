@@ -1,0 +1,335 @@
+/* tests/test_policy_auto.c - the auto schedule and the cost profile it
+ * learns, in virtual time: a loop whose iterations cost what a function
+ * says, run by workers of known speeds through the executor protocol
+ * (lib/exec) the way every executor runs it, several executions of one
+ * call site in a row.  Asserts what was learned (the profile's shape, each
+ * worker's time per unit, a dropped profile), every iteration once, and
+ * chunk sizes as the formulas say. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "lfcu.h"
+#include "policy/policy.h"
+
+#define P 2
+
+/* Iteration i of n costs cost(i) units; worker w takes speed[w] ns a unit. */
+typedef double (*cost_fn)(uint64_t i, uint64_t n);
+
+static double rising(uint64_t i, uint64_t n)
+{
+    return 0.1 + 2.0 * (double)i / (double)n;
+}
+static double falling(uint64_t i, uint64_t n)
+{
+    return rising(n - 1 - i, n);
+}
+static double flat(uint64_t i, uint64_t n)
+{
+    return 1.0;
+}
+
+struct site {
+    struct lf__sched s;
+    double ipt[P];
+    uint64_t cal[P];
+    double cost[P][3];
+    struct lf__site_mem m;
+};
+
+static void site_open(struct site *st, const char *spec)
+{
+    char err[256];
+    memset(st, 0, sizeof *st);
+    CU_ASSERT_EQUAL_FATAL(lf__sched_parse(spec, &st->s, err, sizeof err), 0);
+    st->m.ipt = st->ipt;
+    st->m.cal = st->cal;
+    st->m.cost = st->cost;
+}
+
+struct run {
+    double makespan, work;     /* virtual ns; the sum of all iterations' time on worker 0 */
+    uint64_t max_share_excess; /* most iterations a chunk held beyond ceil(r / P) */
+    int from_memory;
+    uint64_t chunks, first_chunk[P];
+    unsigned char *seen;
+};
+
+/* One execution of n iterations at site st, the workers taking turns by
+ * who is free first (as threads would), each chunk booked as the
+ * dispatcher books it. */
+static void execute(struct site *st, uint64_t n, cost_fn f, const double *speed, struct run *out)
+{
+    struct lf__wstat w[P] __attribute__((aligned(64)));
+    struct lf__view v = {0};
+    struct lf__prof_acc acc[P];
+    struct lf__profile prof;
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8], cal0[P], cal_size[P];
+    struct lf__exec x = {.sched = &st->s, .pstate = pstate, .view = &v, .acc = acc, .prof = &prof};
+    memset(w, 0, sizeof w);
+    memset(out, 0, sizeof *out);
+    v.n = n;
+    v.nworkers = P;
+    v.w = w;
+    v.claim_ns = 0.0;
+    int calibrating = lf__exec_start(&x, &st->m, cal0);
+    out->from_memory = v.calibrated_from_memory;
+    int cal[P], reports = 0;
+    double free_at[P] = {0};
+    for (int t = 0; t < P; t++) {
+        cal[t] = calibrating;
+        cal_size[t] = cal0[t];
+    }
+    out->seen = calloc(n, 1);
+    uint64_t next = 0;
+    while (next < n) {
+        int t = free_at[1] < free_at[0];
+        uint64_t r = n - next, c;
+        int in_cal = calibrating; /* claimed during the team's calibration */
+        if (calibrating)
+            c = lf__exec_calib_size(&x, cal_size[t], r);
+        else
+            c = lf__exec_claim_size(&x, t, r, free_at[t]);
+        if (c == 0) { /* stopped: the other finishes */
+            lf__exec_worker_gone(&x, t);
+            free_at[t] = 1e300;
+            continue;
+        }
+        CU_ASSERT_FATAL(c <= r);
+        uint64_t share = (r + P - 1) / P;
+        if (c > share && c - share > out->max_share_excess)
+            out->max_share_excess = c - share;
+        if (w[t].chunks == w[t].calib_chunks && !in_cal && !out->first_chunk[t])
+            out->first_chunk[t] = c;
+        double busy = 0.0;
+        for (uint64_t i = next; i < next + c; i++) {
+            busy += speed[t] * f(i, n);
+            out->work += speed[0] * f(i, n);
+            out->seen[i]++;
+        }
+        lf__exec_chunk_begin(&x, t, free_at[t], c);
+        /* booked in pieces of n / 256, as the dispatcher books a lease */
+        for (uint64_t i = next, piece = n / 256 ? n / 256 : 1; i < next + c; i += piece) {
+            uint64_t k = next + c - i < piece ? next + c - i : piece;
+            double ns = 0.0;
+            for (uint64_t j = i; j < i + k; j++)
+                ns += speed[t] * f(j, n);
+            lf__exec_profile_book(&x, t, i, k, ns);
+        }
+        lf__exec_profile_chunk(&x, t, next, c);
+        if (lf__exec_chunk_done(&x, t, c, (uint64_t)busy, (uint64_t)busy, in_cal, cal[t],
+                                &cal_size[t])) {
+            lf__exec_calib_report(&x, t, 1.0, 0.0, 1.0);
+            cal[t] = 0;
+            if (++reports == P) {
+                lf__exec_calib_end(&x, n - next - c);
+                calibrating = 0;
+            }
+        }
+        free_at[t] += busy;
+        next += c;
+        out->chunks++;
+    }
+    out->makespan = fmax(free_at[0] < 1e300 ? free_at[0] : 0, free_at[1] < 1e300 ? free_at[1] : 0);
+    double drift;
+    lf__exec_mem_end(&x, &st->m, &drift);
+}
+
+/* Every iteration ran once. */
+static int once(const struct run *r, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (r->seen[i] != 1)
+            return 0;
+    return 1;
+}
+
+static const double even[P] = {100.0, 100.0}, uneven[P] = {100.0, 300.0};
+
+/* k executions in a row, each covering every iteration once. */
+static void execute_times(struct site *st, int k, uint64_t n, cost_fn f, const double *speed)
+{
+    struct run r;
+    for (int e = 0; e < k; e++) {
+        execute(st, n, f, speed, &r);
+        CU_ASSERT(once(&r, n));
+        free(r.seen);
+    }
+}
+
+/* The learned profile has the loop's shape, whoever ran which part: a
+ * worker three times slower is not taken for an expensive region. */
+static void test_profile_learns_shape_not_speed(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    uint64_t n = 6400;
+    execute_times(&st, 4, n, rising, uneven);
+    CU_ASSERT(st.m.prof.valid);
+    CU_ASSERT(st.m.prof.conf > 0.9);
+    double mean = 0.0;
+    for (uint64_t i = 0; i < n; i++)
+        mean += rising(i, n) / (double)n;
+    for (int b = 0; b < LF__PROF_BINS; b++) {
+        double mid = ((double)b + 0.5) * (double)n / LF__PROF_BINS;
+        double want = rising((uint64_t)mid, n) / mean;
+        CU_ASSERT_DOUBLE_EQUAL(st.m.prof.cost[b], want, 0.05 * want + 0.01);
+    }
+    /* times per unit: 100 and 300 ns in units of the mean iteration,
+     * within the error of a profile constant over each bin (a confounded
+     * estimate would be off by the cost ratio of the halves, ~3x) */
+    CU_ASSERT_DOUBLE_EQUAL(st.ipt[1] / st.ipt[0], 3.0, 0.3);
+    CU_ASSERT_DOUBLE_EQUAL(st.ipt[0], 100.0 * mean, 5.0 * mean);
+}
+
+/* With a trusted profile the first round is dealt by expected cost: the
+ * first chunk of each worker holds U / k1 * F_w units from where it
+ * starts, and the execution ends close to the ideal. */
+static void test_first_round_by_cost(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1,k1=2");
+    struct run r;
+    uint64_t n = 6400;
+    execute(&st, n, rising, uneven, &r);
+    free(r.seen);
+    execute(&st, n, rising, uneven, &r);
+    CU_ASSERT(r.from_memory);
+    CU_ASSERT(once(&r, n));
+    free(r.seen);
+    /* Worker 0 (free first, F_0 = 3/4) starts at 0: its chunk holds
+     * n / 2 * 3/4 units of the rising cost. */
+    double units = 0.0, mean = 0.0, want = (double)n / 2.0 * 0.75;
+    for (uint64_t i = 0; i < n; i++)
+        mean += rising(i, n) / (double)n;
+    for (uint64_t i = 0; i < r.first_chunk[0]; i++)
+        units += rising(i, n) / mean;
+    CU_ASSERT_DOUBLE_EQUAL(units, want, 0.05 * want);
+    /* ideal: all the work over the summed speeds (1/100 + 1/300 per ns) */
+    double ideal = r.work / 100.0 / (1.0 / 100.0 + 1.0 / 300.0);
+    CU_ASSERT(r.makespan <= 1.10 * ideal);
+    CU_ASSERT(r.chunks < 64);
+}
+
+/* A profile that stops predicting is replaced and not trusted next time;
+ * one that predicts again is trusted again. */
+static void test_profile_dropped_when_it_stops_predicting(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    struct run r;
+    uint64_t n = 3200;
+    execute_times(&st, 3, n, rising, even);
+    CU_ASSERT(st.m.prof.conf >= LF__PROF_TRUST);
+    execute(&st, n, falling, even, &r);
+    CU_ASSERT(once(&r, n));
+    free(r.seen);
+    CU_ASSERT(st.m.prof.dropped);
+    CU_ASSERT(st.m.prof.conf < LF__PROF_TRUST);
+    execute(&st, n, falling, even, &r);
+    free(r.seen);
+    CU_ASSERT(!st.m.prof.dropped);
+    CU_ASSERT(st.m.prof.conf >= LF__PROF_TRUST);
+}
+
+/* A trip count that changes between executions maps onto the same
+ * normalised profile; a flat loop learns a flat profile. */
+static void test_profile_normalised_over_trip_counts(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    struct run r;
+    const uint64_t trips[] = {1000, 4000, 250, 8000, 3};
+    for (size_t k = 0; k < sizeof trips / sizeof *trips; k++) {
+        execute(&st, trips[k], flat, even, &r);
+        CU_ASSERT(once(&r, trips[k]));
+        free(r.seen);
+    }
+    for (int b = 0; b < LF__PROF_BINS; b++)
+        CU_ASSERT_DOUBLE_EQUAL(st.m.prof.cost[b], 1.0, 0.05);
+}
+
+/* A loop of few units (a PageRank sweep of 8 chunks of 16384 under the
+ * shim): no execution, first or later, hands a worker more than its share
+ * ceil(r / P) of what is left, and every one ends within one unit of the
+ * best a team of two can do, ceil(n / 2) units. */
+static void test_few_units_never_overstaked(void)
+{
+    for (uint64_t n = 2; n <= 16; n++) {
+        struct site st;
+        site_open(&st, "auto");
+        for (int e = 0; e < 4; e++) {
+            struct run r;
+            execute(&st, n, flat, even, &r);
+            CU_ASSERT(once(&r, n));
+            CU_ASSERT(r.max_share_excess == 0);
+            CU_ASSERT(r.makespan <= 100.0 * (double)((n + 1) / 2 + 1));
+            free(r.seen);
+        }
+    }
+}
+
+/* units and span are inverse: the span of the units of [a, b) is b - a. */
+static void test_units_and_span(void)
+{
+    struct lf__profile p = {.valid = 1};
+    for (int b = 0; b < LF__PROF_BINS; b++)
+        p.cost[b] = 0.25 + (double)(b % 5);
+    const uint64_t ns[] = {1, 7, 32, 1000, 123457};
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        uint64_t n = ns[k];
+        for (uint64_t a = 0; a < n; a += 1 + n / 9)
+            for (uint64_t b = a + 1; b <= n; b += 1 + n / 7) {
+                double u = lf__profile_units(&p, n, a, b);
+                uint64_t s = lf__profile_span(&p, n, a, u);
+                CU_ASSERT(s >= 1 && s <= n - a);
+                CU_ASSERT(s + 1 >= b - a && s <= b - a + 1);
+            }
+        CU_ASSERT_DOUBLE_EQUAL(lf__profile_units(NULL, n, 0, n), (double)n, 1e-9);
+        CU_ASSERT_EQUAL(lf__profile_span(NULL, n, 0, 1e30), n);
+        CU_ASSERT_EQUAL(lf__profile_span(&p, n, n - 1, 1e30), 1);
+    }
+}
+
+/* auto's parameters: k1 and a smallest chunk, once; leases on by default. */
+static void test_parse(void)
+{
+    struct lf__sched s;
+    char err[256];
+    CU_ASSERT_EQUAL(lf__sched_parse("auto", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 2, LF__CLAIM_CAS, 0, 0), LF__LEASE_ON);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 1, LF__CLAIM_CAS, 0, 0), LF__LEASE_OFF);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 2, LF__CLAIM_CAS, 0, 1), LF__LEASE_OFF);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 1ULL << 33, 2, LF__CLAIM_CAS, 0, 0), LF__LEASE_OFF);
+    CU_ASSERT_EQUAL(lf__sched_parse("auto,lease=off", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 2, LF__CLAIM_CAS, 0, 0), LF__LEASE_OFF);
+    CU_ASSERT_EQUAL(lf__sched_parse("dynamic", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 2, LF__CLAIM_FETCH_ADD, 0, 0), LF__LEASE_OFF);
+    CU_ASSERT_EQUAL(lf__sched_parse("dynamic,lease=force", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lf__exec_lease_mode(&s, 100, 2, LF__CLAIM_FETCH_ADD, 0, 0), LF__LEASE_FORCE);
+    CU_ASSERT_EQUAL(lf__sched_parse("auto,8,k1=1", &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lf__sched_parse("auto,8,min=8", &s, err, sizeof err), -EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "once"));
+    CU_ASSERT_EQUAL(lf__sched_parse("auto,k1=0.5", &s, err, sizeof err), -EINVAL);
+    CU_ASSERT_EQUAL(lf__sched_parse("auto,lease=maybe", &s, err, sizeof err), -EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "lease=force"));
+}
+
+int main(void)
+{
+    static const struct lfcu_test tests[] = {
+        {"profile_learns_shape_not_speed", test_profile_learns_shape_not_speed},
+        {"first_round_by_cost", test_first_round_by_cost},
+        {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
+        {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
+        {"few_units_never_overstaked", test_few_units_never_overstaked},
+        {"units_and_span", test_units_and_span},
+        {"parse", test_parse},
+        {0, 0},
+    };
+    return lfcu_run("policy_auto", tests);
+}

@@ -223,6 +223,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
     if (lf_loop_create(&l->loop, p->nthreads, p->sched, name) != 0)
         out_of_memory(site);
     lf_loop_set_guided_cap(l->loop, site->flags & LF_SITE_GUIDED_CAP);
+    lf_loop_set_monotonic(l->loop, (site->flags & LF_SITE_MONOTONIC) != 0);
     l->pool = p;
     l->nthreads = p->nthreads;
     atomic_init(&l->left, 0);

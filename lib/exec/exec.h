@@ -48,8 +48,8 @@ struct lf__exec {
     const struct lf__sched *sched;
     void *pstate;
     struct lf__view *view;
-    int cap; /* every claim within OpenMP's guided bound, ceil(r / P): set by an
-                executor that runs a schedule(guided) loop under another policy */
+    int cap;               /* every claim within OpenMP's guided bound, ceil(r / P): set by an
+                              executor that runs a schedule(guided) loop under another policy */
     struct lf__psum *psum; /* NULL: none kept (see lf__exec_psum_wanted) */
     /* LF__P_PROFILE (else NULL): P accumulators of where each worker's
      * chunks lay and what they took, and the instance's copy of the call

@@ -41,7 +41,7 @@ fi
 [ -f "$build/config.h" ] || { echo "fuzz: $build is not a configured build tree" >&2; exit 2; }
 
 mk() { sed -n "s/^$1 = //p" "$build/Makefile"; }
-libs="$(mk HWLOC_LIBS) $(mk PAPI_LIBS) -ldl -lm -lpthread"
+libs="$(mk HWLOC_LIBS) $(mk PAPI_LIBS) $(mk GLPK_LIBS) -ldl -lm -lpthread"
 flags="-std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -fno-sanitize-recover=undefined -I$top/include -I$top/lib -I$build $(mk HWLOC_CFLAGS)"
 

@@ -84,3 +84,11 @@ tests_gomp_g_sites_LDFLAGS = $(OPENMP_CFLAGS)
 
 TESTS += tests/gomp/run.sh
 endif
+
+# Fortran through the shim (tests/fortran/run.sh builds f_loops.f90 with gfortran at test
+# time and skips when there is none).
+EXTRA_DIST += tests/fortran/run.sh tests/fortran/f_loops.f90
+if HAVE_OPENMP
+TESTS += tests/fortran/run.sh
+endif
+CLEANFILES += tests/fortran/f_loops

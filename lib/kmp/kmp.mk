@@ -37,3 +37,15 @@ $(KMP_OWN:%=tests/kmp/k_%): tests/kmp/k_%: $(top_srcdir)/tests/kmp/k_%.c \
 	$(AM_V_CC)$(KMP_CC) $< -o $@ -lpthread
 TESTS += tests/kmp/run.sh
 endif
+
+# The per-chunk cost benchmark of the shim against libomp's own dynamic,1 on the same binary
+# (bench/lf-kmp-chunk.c, a plain clang OpenMP program; scripts/bench-kmp-chunk.sh runs it).
+# Built by `make`, never run by make check.
+EXTRA_DIST += bench/lf-kmp-chunk.c
+if HAVE_CLANG_OMP
+noinst_SCRIPTS = bench/lf-kmp-chunk
+CLEANFILES += bench/lf-kmp-chunk
+bench/lf-kmp-chunk: $(top_srcdir)/bench/lf-kmp-chunk.c
+	@$(MKDIR_P) bench
+	$(AM_V_CC)$(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp $(CFLAGS) $(LDFLAGS) $< -o $@
+endif

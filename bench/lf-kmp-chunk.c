@@ -43,8 +43,7 @@ static long number(const char *opt, const char *v)
     char *end;
     long x = v ? strtol(v, &end, 10) : 0;
     if (!v || *end || x < 1) {
-        fprintf(stderr, "lf-kmp-chunk: %s takes a positive integer, not \"%s\"\n", opt,
-                v ? v : "");
+        fprintf(stderr, "lf-kmp-chunk: %s takes a positive integer, not \"%s\"\n", opt, v ? v : "");
         exit(2);
     }
     return x;

@@ -30,8 +30,10 @@
 
 #include <loopfarm/omp.h>
 
-namespace loopfarm {
-namespace detail {
+namespace loopfarm
+{
+namespace detail
+{
 
 /* The site of loops whose body has type F, labelled by the first call's file and line. */
 template <class F> inline lf_site *site_of(const char *file, int line)
@@ -96,8 +98,7 @@ inline void parallel_for(long lo, long hi, F &&body, const char *spec = nullptr,
 /* parallel_for inside a region without the closing wait of the team (`omp for nowait`). */
 template <class F>
 inline void parallel_for_nowait(long lo, long hi, long step, F &&body, const char *spec = nullptr,
-                                const char *file = __builtin_FILE(),
-                                int line = __builtin_LINE())
+                                const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     detail::dispatch(lo, hi, step, body, spec, 0, file, line);
 }

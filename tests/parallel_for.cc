@@ -45,10 +45,12 @@ int main(int argc, char **argv)
         });
         expect(once(c, n) && sum == n * (n - 1) / 2, "outside a region", n);
 
-        loopfarm::parallel_for(n - 1, -1, -1, [&](long i) { c[i]++; }, "fac2");
+        loopfarm::parallel_for(
+            n - 1, -1, -1, [&](long i) { c[i]++; }, "fac2");
         expect(once(c, n), "step -1, fac2", n);
 
-        loopfarm::parallel_for(7, 3 * n + 7, 3, [&](long i) { c[(i - 7) / 3]++; }, "af");
+        loopfarm::parallel_for(
+            7, 3 * n + 7, 3, [&](long i) { c[(i - 7) / 3]++; }, "af");
         expect(once(c, n), "step 3, af", n);
 
         loopfarm::parallel_for(LONG_MAX - n, LONG_MAX, [&](long i) { c[i - (LONG_MAX - n)]++; });
@@ -66,7 +68,8 @@ int main(int argc, char **argv)
                 c[i]++;
                 inner += i;
             });
-            loopfarm::parallel_for_nowait(0, n, 1, [&](long i) { c[i]++; }, "multi");
+            loopfarm::parallel_for_nowait(
+                0, n, 1, [&](long i) { c[i]++; }, "multi");
         }
         bool twice = true;
         for (long i = 0; i < n; i++)

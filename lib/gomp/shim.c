@@ -193,8 +193,11 @@ static struct {
 } real;
 
 /* The source kinds of the entry points. */
-enum src { S_DYNAMIC = LF__SHIM_SRC_DYNAMIC, S_GUIDED = LF__SHIM_SRC_GUIDED,
-           S_RUNTIME = LF__SHIM_SRC_RUNTIME };
+enum src {
+    S_DYNAMIC = LF__SHIM_SRC_DYNAMIC,
+    S_GUIDED = LF__SHIM_SRC_GUIDED,
+    S_RUNTIME = LF__SHIM_SRC_RUNTIME
+};
 
 static struct lf__shim cfg = {.name = "gomp", .runtime = "libgomp"};
 
@@ -434,7 +437,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
     SHIM_API bool name(long *istart, long *iend)                                                   \
     {                                                                                              \
         shim_ready();                                                                              \
-        struct lf__shim_loop *st = current();                                                        \
+        struct lf__shim_loop *st = current();                                                      \
         if (st) {                                                                                  \
             ull s, t;                                                                              \
             if (!next_chunk(st, &s, &t))                                                           \
@@ -478,7 +481,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
     SHIM_API bool name(ull *istart, ull *iend)                                                     \
     {                                                                                              \
         shim_ready();                                                                              \
-        struct lf__shim_loop *st = current();                                                        \
+        struct lf__shim_loop *st = current();                                                      \
         if (st)                                                                                    \
             return next_chunk(st, istart, iend);                                                   \
         return REAL(name)(istart, iend);                                                           \
@@ -601,7 +604,7 @@ struct par_ctx {
     body_fn fn;
     void *data;
     int entry;
-    const void *ra;           /* the call site */
+    const void *ra;             /* the call site */
     struct lf__shim_loop proto; /* scheduling fields and bounds; loop and tid unset */
 };
 

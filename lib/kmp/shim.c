@@ -26,11 +26,11 @@
  *     LF_REPLACE's entry for that kind; static and libomp's own kinds stay libomp's;
  *   - never taken: static kinds,
  *     loops whose trip count does not fit their form's width (libomp counts them modulo
- *     2^32 or 2^64: clang hands it 0 .. UINT_MAX when its own count wrapped), schedule(auto) in the source (38), the ordered kinds
- *     (kmp_ord_*, 64-72: their __kmpc_dispatch_fini_* and __kmpc_ordered stay libomp's),
- *     the nomerge kinds (kmp_nm_*, 160-199), simd-adjusted kinds (46, 47), doacross loops (the
- *     dispatch init that follows __kmpc_doacross_init), empty loops, loops nested deeper than
- *     LF__SHIM_LEVELS, and loops of more than LONG_MAX scheduling units.
+ *     2^32 or 2^64: clang hands it 0 .. UINT_MAX when its own count wrapped), schedule(auto) in the
+ * source (38), the ordered kinds (kmp_ord_*, 64-72: their __kmpc_dispatch_fini_* and __kmpc_ordered
+ * stay libomp's), the nomerge kinds (kmp_nm_*, 160-199), simd-adjusted kinds (46, 47), doacross
+ * loops (the dispatch init that follows __kmpc_doacross_init), empty loops, loops nested deeper
+ * than LF__SHIM_LEVELS, and loops of more than LONG_MAX scheduling units.
  *   - an LF_REPLACE entry "kind:kmp" (or "kind:libomp") leaves that kind to libomp.
  *
  * Iteration spaces.  A dispatch loop runs from lb to ub inclusive in steps of st (clang
@@ -77,13 +77,13 @@
 #define SHIM_API __attribute__((visibility("default")))
 
 /* enum sched_type of LLVM 14's kmp.h: the kinds the shim reads, and the modifier bits. */
-#define KMP_SCH_DYNAMIC_CHUNKED            35
-#define KMP_SCH_GUIDED_CHUNKED             36
-#define KMP_SCH_RUNTIME                    37
-#define KMP_SCH_GUIDED_ITERATIVE_CHUNKED   42
-#define KMP_SCH_GUIDED_ANALYTICAL_CHUNKED  43
-#define KMP_SCH_MODIFIER_MONOTONIC         (1 << 29)
-#define KMP_SCH_MODIFIER_NONMONOTONIC      (1 << 30)
+#define KMP_SCH_DYNAMIC_CHUNKED           35
+#define KMP_SCH_GUIDED_CHUNKED            36
+#define KMP_SCH_RUNTIME                   37
+#define KMP_SCH_GUIDED_ITERATIVE_CHUNKED  42
+#define KMP_SCH_GUIDED_ANALYTICAL_CHUNKED 43
+#define KMP_SCH_MODIFIER_MONOTONIC        (1 << 29)
+#define KMP_SCH_MODIFIER_NONMONOTONIC     (1 << 30)
 
 typedef lf__ull ull;
 typedef int32_t kmp_int32;
@@ -100,12 +100,10 @@ typedef void (*init8_fn)(ident_t *, kmp_int32, kmp_int32, kmp_int64, kmp_int64, 
                          kmp_int64);
 typedef void (*init8u_fn)(ident_t *, kmp_int32, kmp_int32, kmp_uint64, kmp_uint64, kmp_int64,
                           kmp_int64);
-typedef int (*next4_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_int32 *, kmp_int32 *,
-                        kmp_int32 *);
+typedef int (*next4_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_int32 *, kmp_int32 *, kmp_int32 *);
 typedef int (*next4u_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_uint32 *, kmp_uint32 *,
                          kmp_int32 *);
-typedef int (*next8_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_int64 *, kmp_int64 *,
-                        kmp_int64 *);
+typedef int (*next8_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_int64 *, kmp_int64 *, kmp_int64 *);
 typedef int (*next8u_fn)(ident_t *, kmp_int32, kmp_int32 *, kmp_uint64 *, kmp_uint64 *,
                          kmp_int64 *);
 typedef void (*doacross_fn)(ident_t *, kmp_int32, kmp_int32, const void *);
@@ -142,7 +140,7 @@ static atomic_int init_done; /* set (release) at the end of shim_init */
  * __tls_get_addr on every chunk; right for a library loaded at start-up (preloaded). */
 #define SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
 static SHIM_TLS struct lf__shim_loop levels[LF__SHIM_LEVELS];
-static SHIM_TLS int nours;          /* levels with loop != NULL */
+static SHIM_TLS int nours;         /* levels with loop != NULL */
 static SHIM_TLS unsigned doacross; /* bit L: in a doacross loop at level L */
 
 /* ---- Set-up ---- */
@@ -172,8 +170,9 @@ static inline void shim_ready(void)
 
 static _Noreturn void missing(const char *name)
 {
-    fprintf(stderr, "loopfarm-kmp: the OpenMP runtime defines no %s; cannot forward (is the "
-                    "program built for libomp?)\n",
+    fprintf(stderr,
+            "loopfarm-kmp: the OpenMP runtime defines no %s; cannot forward (is the "
+            "program built for libomp?)\n",
             name);
     abort();
 }
@@ -243,8 +242,8 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     if (level >= 0 && level < LF__SHIM_LEVELS && (doacross >> level & 1))
         return false; /* a doacross loop: libomp's, with its dependences */
     struct lf__shim_loop tmp;
-    int e = lf__shim_decide(&cfg, (enum lf__shim_src)src, chunk > 0 ? (ull)chunk : 1, n, level,
-                            &tmp);
+    int e =
+        lf__shim_decide(&cfg, (enum lf__shim_src)src, chunk > 0 ? (ull)chunk : 1, n, level, &tmp);
     if (e < 0)
         return false;
     struct lf__shim_loop *s = &levels[level];
@@ -311,14 +310,14 @@ SHIM_API void __kmpc_dispatch_init_4(ident_t *loc, kmp_int32 gtid, kmp_int32 sch
         ull n = st > 0 ? trip_incl(ub >= lb, (ull)((kmp_int64)ub - lb), (ull)st)
                        : trip_incl(lb >= ub, (ull)((kmp_int64)lb - ub), (ull) - (kmp_int64)st);
         if (n <= UINT32_MAX && take(loc, gtid, sched, (ull)(kmp_int64)lb, (ull)(kmp_int64)ub,
-                 (ull)(kmp_int64)st, n, chunk, __builtin_return_address(0)))
+                                    (ull)(kmp_int64)st, n, chunk, __builtin_return_address(0)))
             return;
     }
     REAL(__kmpc_dispatch_init_4)(loc, gtid, sched, lb, ub, st, chunk);
 }
 
-SHIM_API void __kmpc_dispatch_init_4u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched,
-                                      kmp_uint32 lb, kmp_uint32 ub, kmp_int32 st, kmp_int32 chunk)
+SHIM_API void __kmpc_dispatch_init_4u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_uint32 lb,
+                                      kmp_uint32 ub, kmp_int32 st, kmp_int32 chunk)
 {
     shim_ready();
     if (cfg.enabled) {
@@ -326,7 +325,7 @@ SHIM_API void __kmpc_dispatch_init_4u(ident_t *loc, kmp_int32 gtid, kmp_int32 sc
                        : trip_incl(lb >= ub, (ull)lb - ub, (ull) - (kmp_int64)st);
         /* 2^32 iterations: libomp counts them in 32 bits, as none; it keeps the loop. */
         if (n <= UINT32_MAX && take(loc, gtid, sched, lb, ub, (ull)(kmp_int64)st, n, chunk,
-                 __builtin_return_address(0)))
+                                    __builtin_return_address(0)))
             return;
     }
     REAL(__kmpc_dispatch_init_4u)(loc, gtid, sched, lb, ub, st, chunk);
@@ -347,13 +346,13 @@ SHIM_API void __kmpc_dispatch_init_8(ident_t *loc, kmp_int32 gtid, kmp_int32 sch
     REAL(__kmpc_dispatch_init_8)(loc, gtid, sched, lb, ub, st, chunk);
 }
 
-SHIM_API void __kmpc_dispatch_init_8u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched,
-                                      kmp_uint64 lb, kmp_uint64 ub, kmp_int64 st, kmp_int64 chunk)
+SHIM_API void __kmpc_dispatch_init_8u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_uint64 lb,
+                                      kmp_uint64 ub, kmp_int64 st, kmp_int64 chunk)
 {
     shim_ready();
     if (cfg.enabled) {
-        ull n = st > 0 ? trip_incl(ub >= lb, ub - lb, (ull)st)
-                       : trip_incl(lb >= ub, lb - ub, -(ull)st);
+        ull n =
+            st > 0 ? trip_incl(ub >= lb, ub - lb, (ull)st) : trip_incl(lb >= ub, lb - ub, -(ull)st);
         if (take(loc, gtid, sched, lb, ub, (ull)st, n, chunk, __builtin_return_address(0)))
             return;
     }
@@ -362,8 +361,7 @@ SHIM_API void __kmpc_dispatch_init_8u(ident_t *loc, kmp_int32 gtid, kmp_int32 sc
 
 /* _next for the form with bounds of type T and stride of type S. */
 #define KMP_NEXT(name, T, S)                                                                       \
-    SHIM_API int name(ident_t *loc, kmp_int32 gtid, kmp_int32 *p_last, T *p_lb, T *p_ub,          \
-                      S *p_st)                                                                     \
+    SHIM_API int name(ident_t *loc, kmp_int32 gtid, kmp_int32 *p_last, T *p_lb, T *p_ub, S *p_st)  \
     {                                                                                              \
         shim_ready();                                                                              \
         struct lf__shim_loop *st = current();                                                      \

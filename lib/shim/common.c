@@ -32,8 +32,8 @@
 static const char *const entry_what[LF__SHIM_ENTRIES] = {
     "schedule(dynamic)", "schedule(guided)", "schedule(runtime) with run-sched-var dynamic",
     "schedule(runtime) with run-sched-var guided", "schedule(runtime) with run-sched-var auto"};
-static const char *const entry_label[LF__SHIM_ENTRIES] = {
-    "dynamic", "guided", "runtime-dynamic", "runtime-guided", "runtime-auto"};
+static const char *const entry_label[LF__SHIM_ENTRIES] = {"dynamic", "guided", "runtime-dynamic",
+                                                          "runtime-guided", "runtime-auto"};
 
 /* ---- Configuration ---- */
 
@@ -155,7 +155,8 @@ void lf__shim_configure(struct lf__shim *s)
     }
     if (repl)
         lf__shim_parse_replace(s, repl, map);
-    s->spec[LF__SHIM_DYNAMIC] = map[LF__SHIM_K_DYNAMIC] ? spec_of(s, map[LF__SHIM_K_DYNAMIC]) : sched;
+    s->spec[LF__SHIM_DYNAMIC] =
+        map[LF__SHIM_K_DYNAMIC] ? spec_of(s, map[LF__SHIM_K_DYNAMIC]) : sched;
     s->spec[LF__SHIM_GUIDED] = map[LF__SHIM_K_GUIDED] ? spec_of(s, map[LF__SHIM_K_GUIDED]) : sched;
     const char *rt = map[LF__SHIM_K_RUNTIME] ? spec_of(s, map[LF__SHIM_K_RUNTIME]) : sched;
     int rt_set = map[LF__SHIM_K_RUNTIME] || sched;
@@ -343,8 +344,8 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
     lf_loop *loop = lf_omp_lease_loop(lease);
     int rc = lf_loop_begin(loop, st->tid, 0, (long)st->units, 1);
     if (rc != 0 && rc != -ERANGE) {
-        fprintf(stderr, "loopfarm-%s: %s: thread %d could not enter a loop (error %d)\n",
-                s->name, site->file, st->tid, rc);
+        fprintf(stderr, "loopfarm-%s: %s: thread %d could not enter a loop (error %d)\n", s->name,
+                site->file, st->tid, rc);
         abort();
     }
     st->refused |= rc != 0;

@@ -34,8 +34,15 @@ enum lf__shim_entry {
 enum lf__shim_src { LF__SHIM_SRC_DYNAMIC, LF__SHIM_SRC_GUIDED, LF__SHIM_SRC_RUNTIME };
 
 /* Keys of LF_REPLACE: the map that lf__shim_parse_replace fills has LF__SHIM_KEYS entries. */
-enum lf__shim_key { LF__SHIM_K_DYNAMIC, LF__SHIM_K_GUIDED, LF__SHIM_K_RUNTIME, LF__SHIM_K_AUTO,
-                    LF__SHIM_K_CHUNK, LF__SHIM_K_CAP, LF__SHIM_KEYS };
+enum lf__shim_key {
+    LF__SHIM_K_DYNAMIC,
+    LF__SHIM_K_GUIDED,
+    LF__SHIM_K_RUNTIME,
+    LF__SHIM_K_AUTO,
+    LF__SHIM_K_CHUNK,
+    LF__SHIM_K_CAP,
+    LF__SHIM_KEYS
+};
 
 /* One shim's configuration, read once per process by lf__shim_configure. */
 struct lf__shim {
@@ -45,7 +52,7 @@ struct lf__shim {
     int honour_chunk;    /* explicit chunks are units of scheduling (chunk:honour, default) */
     int guided_cap;      /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
-    const char *spec[LF__SHIM_ENTRIES]; /* NULL: the runtime's own */
+    const char *spec[LF__SHIM_ENTRIES];        /* NULL: the runtime's own */
     struct lf_site fallback[LF__SHIM_ENTRIES]; /* when the table of call sites is full */
     char fallback_label[LF__SHIM_ENTRIES][32];
 };
@@ -57,10 +64,10 @@ struct lf__shim_loop {
     struct lf_site *site;
     int tid;
     int entry;
-    bool refused;               /* bounds other than the team's: this member takes no chunks */
-    bool entered;               /* in the lf loop (lf_loop_begin succeeded) */
-    lf__ull n, unit, units;     /* iterations; iterations per scheduled unit; units */
-    lf__ull start, end, incr;   /* the program's bounds, as 64-bit patterns */
+    bool refused;             /* bounds other than the team's: this member takes no chunks */
+    bool entered;             /* in the lf loop (lf_loop_begin succeeded) */
+    lf__ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
+    lf__ull start, end, incr; /* the program's bounds, as 64-bit patterns */
 };
 
 /* The bounds a team's first member publishes and the others compare theirs with. */

@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_replace.c - libFuzzer target: LF_REPLACE
- * (lf__shim_parse_replace, lib/shim/common.c, shared by both preload shims).  Any input fills the map with
- * strings or leaves entries NULL, without crashing or leaking. */
+ * (lf__shim_parse_replace, lib/shim/common.c, shared by both preload shims).  Any input fills the
+ * map with strings or leaves entries NULL, without crashing or leaking. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -346,12 +346,7 @@ static bool next_chunk(struct lf__shim_loop *st, ull *istart, ull *iend)
 /* The calling thread's shim loop at its current level, or NULL when libgomp owns the loop. */
 static inline struct lf__shim_loop *current(void)
 {
-    if (!nours)
-        return NULL;
-    int level = omp_get_level();
-    if (level < 0 || level >= SHIM_LEVELS || !levels[level].loop)
-        return NULL;
-    return &levels[level];
+    return lf__shim_current(levels, nours);
 }
 
 /* The member leaves its shim loop (the caller then closes the libgomp work share). */

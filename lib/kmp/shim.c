@@ -276,12 +276,7 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
 /* The calling thread's shim loop at its current level, or NULL when libomp owns the loop. */
 static inline struct lf__shim_loop *current(void)
 {
-    if (!nours)
-        return NULL;
-    int level = omp_get_level();
-    if (level < 0 || level >= LF__SHIM_LEVELS || !levels[level].loop)
-        return NULL;
-    return &levels[level];
+    return lf__shim_current(levels, nours);
 }
 
 /* The member's next chunk as the first and last (inclusive) iteration, 64-bit patterns, and
@@ -301,63 +296,32 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
 
 /* ---- Entry points ---- */
 
-SHIM_API void __kmpc_dispatch_init_4(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_int32 lb,
-                                     kmp_int32 ub, kmp_int32 st, kmp_int32 chunk)
-{
-    shim_ready();
-    if (cfg.enabled) {
-        /* 64-bit differences of 32-bit bounds are exact. */
-        ull n = st > 0 ? trip_incl(ub >= lb, (ull)((kmp_int64)ub - lb), (ull)st)
-                       : trip_incl(lb >= ub, (ull)((kmp_int64)lb - ub), (ull) - (kmp_int64)st);
-        if (n <= UINT32_MAX && take(loc, gtid, sched, (ull)(kmp_int64)lb, (ull)(kmp_int64)ub,
-                                    (ull)(kmp_int64)st, n, chunk, __builtin_return_address(0)))
-            return;
+/* _init for the form with bounds of type T and stride and chunk of type S.  Bounds become
+ * 64-bit patterns through int64 (sign-extended for the signed forms, zero-extended for
+ * kmp_uint32, unchanged for kmp_uint64), whose difference modulo 2^64 is exact. */
+#define KMP_INIT(name, T, S)                                                                       \
+    SHIM_API void name(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, T lb, T ub, S st, S chunk)   \
+    {                                                                                              \
+        shim_ready();                                                                              \
+        if (cfg.enabled) {                                                                         \
+            ull l = (ull)(kmp_int64)lb, u = (ull)(kmp_int64)ub;                                    \
+            bool ahead = st > 0 ? ub >= lb : lb >= ub;                                             \
+            ull n =                                                                                \
+                trip_incl(ahead, st > 0 ? u - l : l - u, st > 0 ? (ull)st : -(ull)(kmp_int64)st);  \
+            /* A count beyond the form's width (2^32 iterations of a 32-bit loop) is no count      \
+             * for libomp, which keeps the loop. */                                                \
+            if ((sizeof(T) == 8 || n <= UINT32_MAX) &&                                             \
+                take(loc, gtid, sched, l, u, (ull)(kmp_int64)st, n, chunk,                         \
+                     __builtin_return_address(0)))                                                 \
+                return;                                                                            \
+        }                                                                                          \
+        REAL(name)(loc, gtid, sched, lb, ub, st, chunk);                                           \
     }
-    REAL(__kmpc_dispatch_init_4)(loc, gtid, sched, lb, ub, st, chunk);
-}
 
-SHIM_API void __kmpc_dispatch_init_4u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_uint32 lb,
-                                      kmp_uint32 ub, kmp_int32 st, kmp_int32 chunk)
-{
-    shim_ready();
-    if (cfg.enabled) {
-        ull n = st > 0 ? trip_incl(ub >= lb, (ull)ub - lb, (ull)st)
-                       : trip_incl(lb >= ub, (ull)lb - ub, (ull) - (kmp_int64)st);
-        /* 2^32 iterations: libomp counts them in 32 bits, as none; it keeps the loop. */
-        if (n <= UINT32_MAX && take(loc, gtid, sched, lb, ub, (ull)(kmp_int64)st, n, chunk,
-                                    __builtin_return_address(0)))
-            return;
-    }
-    REAL(__kmpc_dispatch_init_4u)(loc, gtid, sched, lb, ub, st, chunk);
-}
-
-SHIM_API void __kmpc_dispatch_init_8(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_int64 lb,
-                                     kmp_int64 ub, kmp_int64 st, kmp_int64 chunk)
-{
-    shim_ready();
-    if (cfg.enabled) {
-        /* The distance modulo 2^64 is exact even beyond INT64_MAX. */
-        ull n = st > 0 ? trip_incl(ub >= lb, (ull)ub - (ull)lb, (ull)st)
-                       : trip_incl(lb >= ub, (ull)lb - (ull)ub, -(ull)st);
-        if (take(loc, gtid, sched, (ull)lb, (ull)ub, (ull)st, n, chunk,
-                 __builtin_return_address(0)))
-            return;
-    }
-    REAL(__kmpc_dispatch_init_8)(loc, gtid, sched, lb, ub, st, chunk);
-}
-
-SHIM_API void __kmpc_dispatch_init_8u(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, kmp_uint64 lb,
-                                      kmp_uint64 ub, kmp_int64 st, kmp_int64 chunk)
-{
-    shim_ready();
-    if (cfg.enabled) {
-        ull n =
-            st > 0 ? trip_incl(ub >= lb, ub - lb, (ull)st) : trip_incl(lb >= ub, lb - ub, -(ull)st);
-        if (take(loc, gtid, sched, lb, ub, (ull)st, n, chunk, __builtin_return_address(0)))
-            return;
-    }
-    REAL(__kmpc_dispatch_init_8u)(loc, gtid, sched, lb, ub, st, chunk);
-}
+KMP_INIT(__kmpc_dispatch_init_4, kmp_int32, kmp_int32)
+KMP_INIT(__kmpc_dispatch_init_4u, kmp_uint32, kmp_int32)
+KMP_INIT(__kmpc_dispatch_init_8, kmp_int64, kmp_int64)
+KMP_INIT(__kmpc_dispatch_init_8u, kmp_uint64, kmp_int64)
 
 /* _next for the form with bounds of type T and stride of type S. */
 #define KMP_NEXT(name, T, S)                                                                       \

@@ -10,6 +10,7 @@
 #ifndef LF_SHIM_H
 #define LF_SHIM_H
 
+#include <omp.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -113,6 +114,18 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
 /* The member's next chunk as logical iterations [*j0, *j1) of [0, n); false when the loop
  * is done for it. */
 bool lf__shim_next(const struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1);
+
+/* The thread's shim loop at its current nesting level among levels[LF__SHIM_LEVELS] (nours of
+ * them in use), or NULL when the runtime owns the loop it is in. */
+static inline struct lf__shim_loop *lf__shim_current(struct lf__shim_loop *levels, int nours)
+{
+    if (!nours)
+        return NULL;
+    int level = omp_get_level();
+    if (level < 0 || level >= LF__SHIM_LEVELS || !levels[level].loop)
+        return NULL;
+    return &levels[level];
+}
 
 /* The member leaves its loop and gives its part of the lease back; st->loop becomes NULL. */
 void lf__shim_leave(struct lf__shim_loop *st);

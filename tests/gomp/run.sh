@@ -130,19 +130,20 @@ else
     echo "PASS [LF_VERBOSE]: the shim names the $sites call sites whose dynamic loops it takes"
 fi
 
-# Each loop learns on its own: in ${px}_sites a cheap and a dear dynamic loop run in turn 30
-# times; with one memory for both (as when a shim kept one per schedule kind) every execution
-# would find the rates drifted and recalibrate.  Their two call sites must be named, and at
-# most a few drifts reported (a loaded machine may cause some).
+# Each loop learns on its own: in ${px}_sites a cheap and a dear dynamic loop (40 times the
+# work per iteration) run in turn 30 times.  With one memory for both (as when a shim kept one
+# per schedule kind) only one call site is named and every second execution finds the rates
+# drifted and recalibrates (29-30 reports).  The two call sites must be named, with at most 20
+# drift reports (a loaded machine moves the rates of short loops too: up to 15 seen).
 runs=$((runs + 1))
 out=$(env OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=multi LF_VERBOSE=1 \
     timeout 120 "$top/tests/$abi/${px}_sites" 2>&1 >/dev/null)
 rc=$?
 named=$(printf '%s\n' "$out" | grep -c "^loopfarm-$abi: taking the schedule(dynamic) loop at $abi:dynamic@")
 drifts=$(printf '%s\n' "$out" | grep -c "rates drifted")
-if [ $rc -ne 0 ] || [ "$named" -ne 2 ] || [ "$drifts" -gt 10 ]; then
+if [ $rc -ne 0 ] || [ "$named" -ne 2 ] || [ "$drifts" -gt 20 ]; then
     fails=$((fails + 1))
-    echo "FAIL [call sites] ${px}_sites: exit $rc, $named call sites named (expected 2), $drifts recalibrations for drift (expected at most 10 of 60 executions)"
+    echo "FAIL [call sites] ${px}_sites: exit $rc, $named call sites named (expected 2), $drifts recalibrations for drift (expected at most 20 of 60 executions)"
 else
     echo "PASS [call sites]: two loops, two memories ($drifts recalibrations in 60 executions)"
 fi

@@ -88,10 +88,31 @@ EOF_APP
         fi
     done
     verbose=$(LD_PRELOAD="$prefix/lib/libloopfarm-gomp.so" LF_SCHEDULE=multi LF_VERBOSE=1 "$stage/app" 2>&1 >/dev/null)
-    if printf '%s' "$verbose" | grep -q "taking schedule(dynamic)"; then
+    if printf '%s' "$verbose" | grep -q "taking the schedule(dynamic) loop at gomp:dynamic@app+"; then
         pass=$((pass + 1))
     else
         echo "FAIL: LF_VERBOSE=1 does not say the shim took the loop: $verbose"
+        fail=$((fail + 1))
+    fi
+fi
+# The same recipe for a clang-built program and the installed libomp shim.
+if [ -f "$prefix/lib/libloopfarm-kmp.so" ] && command -v clang >/dev/null 2>&1 &&
+    clang -fopenmp=libomp -O2 "$stage/app.c" -o "$stage/app-kmp" 2>/dev/null; then
+    want=$("$stage/app-kmp")
+    for s in multi af "dynamic,8"; do
+        got=$(LD_PRELOAD="$prefix/lib/libloopfarm-kmp.so" LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$stage/app-kmp" 2>&1)
+        if [ "$got" = "$want" ]; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: preloaded libomp shim, LF_SCHEDULE=$s: printed '$got', bare '$want'"
+            fail=$((fail + 1))
+        fi
+    done
+    verbose=$(LD_PRELOAD="$prefix/lib/libloopfarm-kmp.so" LF_SCHEDULE=multi LF_VERBOSE=1 "$stage/app-kmp" 2>&1 >/dev/null)
+    if printf '%s' "$verbose" | grep -q "taking the schedule(dynamic) loop at kmp:dynamic@app-kmp+"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: LF_VERBOSE=1 does not say the libomp shim took the loop: $verbose"
         fail=$((fail + 1))
     fi
 fi

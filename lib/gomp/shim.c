@@ -204,11 +204,8 @@ static struct lf__shim cfg = {.name = "gomp", .runtime = "libgomp"};
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int init_done; /* set (release) at the end of shim_init */
 
-/* Initial-exec TLS: a plain offset from the thread pointer instead of a call to
- * __tls_get_addr on every chunk.  Right for a library that is preloaded or linked
- * ahead of libgomp (loaded at start-up), which is how the shim is used; about
- * 1.2 KiB, so a late dlopen of the shim could fail for want of static TLS. */
-#define SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
+/* Per thread (initial-exec TLS, shim.h): about 1.2 KiB. */
+#define SHIM_TLS LF__SHIM_TLS
 static SHIM_TLS struct lf__shim_loop levels[SHIM_LEVELS];
 static SHIM_TLS int nours;                     /* levels with loop != NULL */
 static SHIM_TLS void *legacy_ctx[SHIM_LEVELS]; /* GOMP 1.0 combined forms, for parallel_end */

@@ -136,9 +136,8 @@ static struct lf__shim cfg = {.name = "kmp", .runtime = "libomp"};
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int init_done; /* set (release) at the end of shim_init */
 
-/* Initial-exec TLS: a plain offset from the thread pointer instead of a call to
- * __tls_get_addr on every chunk; right for a library loaded at start-up (preloaded). */
-#define SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
+/* Per thread (initial-exec TLS, shim.h). */
+#define SHIM_TLS LF__SHIM_TLS
 static SHIM_TLS struct lf__shim_loop levels[LF__SHIM_LEVELS];
 static SHIM_TLS int nours;         /* levels with loop != NULL */
 static SHIM_TLS unsigned doacross; /* bit L: in a doacross loop at level L */

@@ -21,6 +21,12 @@
 
 typedef unsigned long long lf__ull;
 
+/* Initial-exec TLS for a shim's per-thread state: a plain offset from the thread pointer
+ * instead of a call to __tls_get_addr on every chunk.  Right for a library that is preloaded
+ * or linked ahead of the runtime (loaded at start-up), which is how the shims are used; a late
+ * dlopen of a shim could fail for want of static TLS. */
+#define LF__SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
+
 /* The schedule entries: what a taken loop's schedule was in the program. */
 enum lf__shim_entry {
     LF__SHIM_DYNAMIC,

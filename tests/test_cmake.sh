@@ -11,8 +11,12 @@ trap 'rm -rf "$tmp"' EXIT
 make -C "$build" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
     { tail -20 "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
 prefix="$tmp/root$(sed -n 's/^prefix = //p' "$build/Makefile")"
+# In a sanitizer build the programs carry the library's -fsanitize flags (its runtime must
+# come first in the process).
+san=$(sed -n 's/^CFLAGS = //p' "$build/Makefile" | tr ' ' '\n' | grep -- '^-fsanitize' | tr '\n' ' ')
 if ! cmake -S "$top/tests/cmake" -B "$tmp/app" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" 2>&1 ||
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
+    -DCMAKE_EXE_LINKER_FLAGS="$san" >"$tmp/cmake.log" 2>&1 ||
     ! cmake --build "$tmp/app" >>"$tmp/cmake.log" 2>&1; then
     tail -30 "$tmp/cmake.log"
     echo "FAIL: the CMake project of tests/cmake did not configure or build"

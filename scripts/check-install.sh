@@ -61,6 +61,29 @@ sweep clang "-std=gnu11 -fopenmp" example.c 3000
 # The same in C++17 (tests/example_cxx.cc: every iteration once, exact sums).
 sweep g++ "-std=c++17 -fopenmp" example_cxx.cc 3000 2
 sweep clang++ "-std=c++17 -fopenmp=libomp" example_cxx.cc 3000 2
+# recipe ABI EXE NAME SCHEDULE...: EXE preloaded with the installed libloopfarm-ABI prints
+# what it prints bare under each schedule, and LF_VERBOSE=1 names the call site it took.
+recipe() {
+    abi=$1 exe=$2 name=$3
+    shift 3
+    want=$("$exe")
+    for s in "$@"; do
+        got=$(LD_PRELOAD="$prefix/lib/libloopfarm-$abi.so" LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 2>&1)
+        if [ "$got" = "$want" ]; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: preloaded libloopfarm-$abi, LF_SCHEDULE=$s: printed '$got', bare '$want'"
+            fail=$((fail + 1))
+        fi
+    done
+    verbose=$(LD_PRELOAD="$prefix/lib/libloopfarm-$abi.so" LF_SCHEDULE=multi LF_VERBOSE=1 "$exe" 2>&1 >/dev/null)
+    if printf '%s' "$verbose" | grep -q "taking the schedule(dynamic) loop at $abi:dynamic@$name+"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: LF_VERBOSE=1 does not say libloopfarm-$abi took the loop: $verbose"
+        fail=$((fail + 1))
+    fi
+}
 # The README's "existing application" recipe: an unmodified OpenMP program
 # preloaded with the installed shim prints what it prints bare.
 if [ -f "$prefix/lib/libloopfarm-gomp.so" ]; then
@@ -77,23 +100,12 @@ int main(void)
 }
 EOF_APP
     gcc -fopenmp -O2 "$stage/app.c" -o "$stage/app"
-    want=$("$stage/app")
-    for s in multi af "dynamic,8" fac2; do
-        got=$(LD_PRELOAD="$prefix/lib/libloopfarm-gomp.so" LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$stage/app" 2>&1)
-        if [ "$got" = "$want" ]; then
-            pass=$((pass + 1))
-        else
-            echo "FAIL: preloaded shim, LF_SCHEDULE=$s: printed '$got', bare '$want'"
-            fail=$((fail + 1))
-        fi
-    done
-    verbose=$(LD_PRELOAD="$prefix/lib/libloopfarm-gomp.so" LF_SCHEDULE=multi LF_VERBOSE=1 "$stage/app" 2>&1 >/dev/null)
-    if printf '%s' "$verbose" | grep -q "taking schedule(dynamic)"; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: LF_VERBOSE=1 does not say the shim took the loop: $verbose"
-        fail=$((fail + 1))
-    fi
+    recipe gomp "$stage/app" app multi af "dynamic,8" fac2
+fi
+# The same recipe for a clang-built program and the installed libomp shim.
+if [ -f "$prefix/lib/libloopfarm-kmp.so" ] && command -v clang >/dev/null 2>&1 &&
+    clang -fopenmp=libomp -O2 "$stage/app.c" -o "$stage/app-kmp" 2>/dev/null; then
+    recipe kmp "$stage/app-kmp" app-kmp multi af "dynamic,8"
 fi
 echo "installed-library check: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -53,7 +53,7 @@ step() { # number, name, command...
 s1() {
     scripts/build-lb4omp.sh || echo "LB4OMP not built: make check runs no lb4omp: rows"
     scripts/format.sh --check && scripts/build.sh build/normal && run_check build/normal &&
-        scripts/check-install.sh build/normal &&
+        scripts/check-install.sh build/normal && scripts/asan-kmp.sh build/normal &&
         tests/fuzz/run.sh --time 5
 }
 s2() {

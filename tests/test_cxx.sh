@@ -5,10 +5,12 @@
 #   1. tests/headers_use.c (every public header, every LF_FOR macro) compiles
 #      as C99 and C11 with gcc and clang, and as C++11, C++17 and C++20 with
 #      g++ and clang++, with -Wall -Wextra -Werror -pedantic-errors;
-#   2. tests/example_cxx.cc, built as C++17 by g++ (libgomp) and clang++
-#      (libomp) against this build's libloopfarm, runs correctly under every
-#      schedule (each iteration once, sums equal to the sequential ones)
-#      and prints nothing on stderr.
+#   2. tests/example_cxx.cc (LF_FOR) and tests/parallel_for.cc
+#      (loopfarm::parallel_for of include/loopfarm.hpp), built as C++17 by
+#      g++ (libgomp) and clang++ (libomp) against this build's libloopfarm,
+#      run correctly under every schedule (each iteration once, sums equal
+#      to the sequential ones) and print nothing on stderr; parallel_for.cc
+#      also compiles as C++11 and C++20, and without OpenMP.
 #
 # A compiler that is not installed is reported and skipped; g++ is required.
 # Run from the build directory (make check); LF_TEST_QUICK=1 runs fewer
@@ -51,6 +53,14 @@ for cxx in $gxx $clangxx; do
             -o "$tmp/h.o" 2>"$tmp/err"; then ok; else bad "$cxx -std=$std: $(head -5 "$tmp/err")"; fi
     done
 done
+for cxx in $gxx $clangxx; do
+    for std in c++11 c++20; do
+        if $cxx -std=$std -fopenmp $flags $inc -c "$top/tests/parallel_for.cc" -o "$tmp/p.o" \
+            2>"$tmp/err"; then ok; else bad "$cxx -std=$std parallel_for.cc: $(head -5 "$tmp/err")"; fi
+    done
+    if $cxx -std=c++11 $flags -Wno-unknown-pragmas $inc -c "$top/tests/parallel_for.cc" \
+        -o "$tmp/p.o" 2>"$tmp/err"; then ok; else bad "$cxx parallel_for.cc (no OpenMP): $(head -5 "$tmp/err")"; fi
+done
 [ -n "$clang_c" ] || echo "note: clang not found, C headers checked with $gcc_c only"
 [ -n "$clangxx" ] || echo "note: clang++ not found, C++ headers checked with $gxx only"
 
@@ -66,20 +76,22 @@ reps=3
 [ -n "${LF_TEST_QUICK:-}" ] && reps=2
 for cxx in $runners; do
     case $cxx in clang*) omp=-fopenmp=libomp ;; *) omp=-fopenmp ;; esac
-    exe="$tmp/example_cxx-$cxx"
-    if ! $cxx -std=c++17 -O1 $san $omp $flags $inc "$top/tests/example_cxx.cc" "$lib" \
-        -Wl,-rpath,"$build/.libs" -o "$exe" 2>"$tmp/err"; then
-        bad "$cxx could not build tests/example_cxx.cc: $(head -5 "$tmp/err")"
-        continue
-    fi
-    for s in "" $schedules; do
-        if LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 3000 $reps >"$tmp/out" 2>"$tmp/err" &&
-            [ ! -s "$tmp/err" ]; then
-            ok
-        else
-            bad "$cxx LF_SCHEDULE='$s': $(cat "$tmp/out" "$tmp/err" | head -5)"
+    for prog in example_cxx parallel_for; do
+        exe="$tmp/$prog-$cxx"
+        if ! $cxx -std=c++17 -O1 $san $omp $flags $inc "$top/tests/$prog.cc" "$lib" \
+            -Wl,-rpath,"$build/.libs" -o "$exe" 2>"$tmp/err"; then
+            bad "$cxx could not build tests/$prog.cc: $(head -5 "$tmp/err")"
+            continue
         fi
+        for s in "" $schedules; do
+            if LF_SCHEDULE="$s" OMP_NUM_THREADS=3 "$exe" 3000 $reps >"$tmp/out" 2>"$tmp/err" &&
+                [ ! -s "$tmp/err" ]; then
+                ok
+            else
+                bad "$cxx $prog LF_SCHEDULE='$s': $(cat "$tmp/out" "$tmp/err" | head -5)"
+            fi
+        done
     done
 done
-echo "C/C++ headers and the C++ LF_FOR program: $pass passed, $fail failed"
+echo "C/C++ headers and the C++ programs (LF_FOR, loopfarm::parallel_for): $pass passed, $fail failed"
 [ $fail -eq 0 ]

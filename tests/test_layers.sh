@@ -5,6 +5,7 @@
 #
 #   policy   <- exec <- {dispatch, sim, mpi} <- {omp, gomp, kmp, tools}
 #   platform is used by the real-time executors, never by policy, exec, sim.
+#   shim (what the preload shims share) is used by gomp and kmp alone.
 #
 # Includes are read from the sources ($srcdir/lib); calls from the built
 # objects' undefined symbols ($builddir/lib, nm), so a call through a
@@ -21,19 +22,21 @@ build=${builddir:-.}
 # lib/atomics.h: the pure layers see no atomics).
 forbidden() {
     case $1 in
-    policy) echo "atomics exec dispatch sim mpi platform omp gomp kmp" ;;
-    exec) echo "atomics dispatch sim mpi platform omp gomp kmp" ;;
-    sim) echo "atomics dispatch mpi platform omp gomp kmp" ;;
-    dispatch) echo "sim mpi omp gomp kmp" ;;
-    mpi) echo "sim dispatch omp gomp kmp" ;;
-    platform) echo "policy exec dispatch sim mpi omp gomp kmp" ;;
-    omp) echo "sim mpi gomp kmp" ;;
-    gomp | kmp) echo "sim mpi" ;;
+    policy) echo "atomics exec dispatch sim mpi platform omp shim gomp kmp" ;;
+    exec) echo "atomics dispatch sim mpi platform omp shim gomp kmp" ;;
+    sim) echo "atomics dispatch mpi platform omp shim gomp kmp" ;;
+    dispatch) echo "sim mpi omp shim gomp kmp" ;;
+    mpi) echo "sim dispatch omp shim gomp kmp" ;;
+    platform) echo "policy exec dispatch sim mpi omp shim gomp kmp" ;;
+    omp) echo "sim mpi shim gomp kmp" ;;
+    shim) echo "sim mpi gomp kmp" ;;
+    gomp) echo "sim mpi kmp" ;;
+    kmp) echo "sim mpi gomp" ;;
     *) echo "" ;;
     esac
 }
 
-layers="policy exec sim dispatch mpi platform omp gomp kmp"
+layers="policy exec sim dispatch mpi platform omp shim gomp kmp"
 
 # The layer an include names ("" for public headers, config.h, system ones).
 include_layer() {

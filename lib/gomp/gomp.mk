@@ -2,9 +2,11 @@
 # unmodified binaries (lib/gomp/shim.c, doc/gomp-shim.md), and its conformance suite:
 # plain OpenMP programs (no loopfarm header) run bare and preloaded by tests/gomp/run.sh.
 EXTRA_DIST += tests/gomp/run.sh tests/gomp/check.h doc/gomp-shim.md
+# What both preload shims compile in (lib/shim: configuration, call sites, iteration space).
+LF_SHIM_COMMON = lib/shim/common.c lib/shim/shim.h lib/platform/env.c lib/platform/env.h
 if HAVE_OPENMP
 lib_LTLIBRARIES += libloopfarm-gomp.la
-libloopfarm_gomp_la_SOURCES = lib/gomp/shim.c lib/platform/env.c lib/platform/env.h
+libloopfarm_gomp_la_SOURCES = lib/gomp/shim.c $(LF_SHIM_COMMON)
 libloopfarm_gomp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING -DLF_ENV_QUIET
 libloopfarm_gomp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 libloopfarm_gomp_la_LIBADD = libloopfarm.la -ldl
@@ -15,7 +17,7 @@ GOMP_CONFORMANCE = \
 	tests/gomp/g_combined tests/gomp/g_nowait tests/gomp/g_reduction tests/gomp/g_ordered \
 	tests/gomp/g_doacross tests/gomp/g_collapse tests/gomp/g_ull tests/gomp/g_bigbounds \
 	tests/gomp/g_nested tests/gomp/g_orphan tests/gomp/g_many tests/gomp/g_legacy \
-	tests/gomp/g_cancel tests/gomp/g_siblings
+	tests/gomp/g_cancel tests/gomp/g_siblings tests/gomp/g_sites
 check_PROGRAMS += $(GOMP_CONFORMANCE)
 # Compiled as any OpenMP program is: no loopfarm include path, no loopfarm library.
 GOMP_CONF_CPPFLAGS = -I$(top_srcdir)/tests/gomp
@@ -76,5 +78,17 @@ tests_gomp_g_siblings_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
 tests_gomp_g_siblings_CFLAGS = $(GOMP_CONF_CFLAGS)
 tests_gomp_g_siblings_LDFLAGS = $(OPENMP_CFLAGS) -lpthread
 
+tests_gomp_g_sites_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_sites_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_sites_LDFLAGS = $(OPENMP_CFLAGS)
+
 TESTS += tests/gomp/run.sh
 endif
+
+# Fortran through the shim (tests/fortran/run.sh builds f_loops.f90 with gfortran at test
+# time and skips when there is none).
+EXTRA_DIST += tests/fortran/run.sh tests/fortran/f_loops.f90
+if HAVE_OPENMP
+TESTS += tests/fortran/run.sh
+endif
+CLEANFILES += tests/fortran/f_loops

@@ -77,8 +77,12 @@
  * enters the loop before returning (it runs the function itself), and the wrapper's context is
  * freed in GOMP_parallel_end.
  *
- * LF_VERBOSE=1 prints the configuration once and, once per schedule entry, the first loop of
- * each kind the shim takes.
+ * Call sites.  Each loop learns on its own: its handles, and what they remember, belong to
+ * the call site of its start (the return address of the entry point) and its team size.
+ *
+ * LF_VERBOSE=1 prints the configuration once and names each call site the first time the
+ * shim takes a loop there.  The configuration, the choice of loops, call sites and the
+ * logical iteration space are shared with libloopfarm-kmp (lib/shim/common.c).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -97,12 +101,11 @@
 #include <string.h>
 
 #include <loopfarm.h>
-#include "platform/env.h"
+#include "shim/shim.h"
 
 #define SHIM_API __attribute__((visibility("default")))
 
-/* Deepest omp_get_level() at which the shim takes loops (a thread keeps state per level). */
-#define SHIM_LEVELS 16
+#define SHIM_LEVELS LF__SHIM_LEVELS
 
 /* libgomp's schedule codes (libgomp.h, enum gomp_schedule_type, GCC 9-14). */
 #define GFS_RUNTIME   0
@@ -112,7 +115,7 @@
 #define GFS_AUTO      4
 #define GFS_MONOTONIC 0x80000000UL
 
-typedef unsigned long long ull;
+typedef lf__ull ull;
 typedef void (*body_fn)(void *);
 
 /* libgomp functions the shim calls but does not define. */
@@ -189,145 +192,26 @@ static struct {
 #undef X
 } real;
 
-/* The schedule entries: what a taken loop's schedule was in the program. */
-enum entry { E_DYNAMIC, E_GUIDED, E_RT_DYNAMIC, E_RT_GUIDED, E_RT_AUTO, E_COUNT };
-static const char *const entry_what[E_COUNT] = {
-    "schedule(dynamic)", "schedule(guided)", "schedule(runtime) with run-sched-var dynamic",
-    "schedule(runtime) with run-sched-var guided", "schedule(runtime) with run-sched-var auto"};
 /* The source kinds of the entry points. */
-enum src { S_DYNAMIC, S_GUIDED, S_RUNTIME };
+enum src {
+    S_DYNAMIC = LF__SHIM_SRC_DYNAMIC,
+    S_GUIDED = LF__SHIM_SRC_GUIDED,
+    S_RUNTIME = LF__SHIM_SRC_RUNTIME
+};
 
-static struct {
-    int enabled;
-    int honour_chunk;
-    int guided_cap; /* schedule(guided) loops keep OpenMP's guided bound (default) */
-    int verbose;
-    const char *spec[E_COUNT]; /* NULL: libgomp's */
-} cfg;
-
-static struct lf_site sites[E_COUNT] = {{.file = "gomp:dynamic"},
-                                        {.file = "gomp:guided"},
-                                        {.file = "gomp:runtime-dynamic"},
-                                        {.file = "gomp:runtime-guided"},
-                                        {.file = "gomp:runtime-auto"}};
-static atomic_int announced[E_COUNT];
+static struct lf__shim cfg = {.name = "gomp", .runtime = "libgomp"};
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int init_done; /* set (release) at the end of shim_init */
 
-/* A thread's loop at one nesting level, when the loop is the shim's. */
-struct level_state {
-    lf_loop *loop; /* NULL: libgomp's loop, or none */
-    lf_omp_lease *lease;
-    struct lf_site *site;
-    int tid;
-    bool refused;         /* bounds other than the team's: this member takes no chunks */
-    bool entered;         /* in the lf loop (lf_loop_begin succeeded) */
-    ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
-    ull start, end, incr; /* the program's bounds, as 64-bit patterns */
-};
-
-/* Initial-exec TLS: a plain offset from the thread pointer instead of a call to
- * __tls_get_addr on every chunk.  Right for a library that is preloaded or linked
- * ahead of libgomp (loaded at start-up), which is how the shim is used; about
- * 1.2 KiB, so a late dlopen of the shim could fail for want of static TLS. */
-#define SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
-static SHIM_TLS struct level_state levels[SHIM_LEVELS];
+/* Per thread (initial-exec TLS, shim.h): about 1.2 KiB. */
+#define SHIM_TLS LF__SHIM_TLS
+static SHIM_TLS struct lf__shim_loop levels[SHIM_LEVELS];
 static SHIM_TLS int nours;                     /* levels with loop != NULL */
 static SHIM_TLS void *legacy_ctx[SHIM_LEVELS]; /* GOMP 1.0 combined forms, for parallel_end */
 static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
-
-static const char *const entry_key[] = {"dynamic", "guided", "runtime", "auto", "chunk", "cap"};
-enum key { K_DYNAMIC, K_GUIDED, K_RUNTIME, K_AUTO, K_CHUNK, K_CAP, K_COUNT };
-
-static void bad_replace(const char *text, const char *why)
-{
-    fprintf(stderr,
-            "loopfarm-gomp: LF_REPLACE: %s in \"%s\"; accepted: entries kind:spec separated by "
-            "',' or ';' with kind dynamic, guided, runtime or auto, spec a loopfarm schedule "
-            "or \"gomp\" (leave to libgomp), chunk:honour or chunk:ignore, and cap:guided or "
-            "cap:ignore\n",
-            why, text);
-}
-
-/* The key a token "key:rest" starts, with *rest after the colon; -1 when it starts none. */
-static int token_key(char *tok, char **rest)
-{
-    char *colon = strchr(tok, ':');
-    if (!colon)
-        return -1;
-    for (int k = 0; k < K_COUNT; k++)
-        if ((size_t)(colon - tok) == strlen(entry_key[k]) &&
-            strncmp(tok, entry_key[k], (size_t)(colon - tok)) == 0) {
-            *rest = colon + 1;
-            return k;
-        }
-    return -2;
-}
-
-/* Parse LF_REPLACE into map[K_DYNAMIC..K_AUTO] (heap strings, "" for unset); report errors.
- * Not static: tests/fuzz/fuzz_replace.c drives it (the shim exports only GOMP_ names). */
-void lf__gomp_parse_replace(const char *text, char **map);
-void lf__gomp_parse_replace(const char *text, char **map)
-{
-    char *copy = strdup(text);
-    if (!copy)
-        return;
-    int cur = -1;
-    for (char *save = NULL, *tok = strtok_r(copy, ",;", &save); tok;
-         tok = strtok_r(NULL, ",;", &save)) {
-        char *rest = NULL;
-        int k = token_key(tok, &rest);
-        if (k == -2) {
-            bad_replace(text, "unknown kind");
-            cur = -1;
-            continue;
-        }
-        if (k == K_CHUNK || k == K_CAP) {
-            /* Switches: chunk:honour|ignore, cap:guided|ignore. */
-            int *flag = k == K_CHUNK ? &cfg.honour_chunk : &cfg.guided_cap;
-            const char *on = k == K_CHUNK ? "honour" : "guided";
-            if (strcmp(rest, "ignore") == 0)
-                *flag = 0;
-            else if (strcmp(rest, on) == 0 || (k == K_CHUNK && strcmp(rest, "honor") == 0))
-                *flag = 1;
-            else
-                bad_replace(text, k == K_CHUNK ? "chunk: takes honour or ignore"
-                                               : "cap: takes guided or ignore");
-            cur = -1;
-            continue;
-        }
-        if (k >= 0) {
-            free(map[k]);
-            map[k] = strdup(rest);
-            cur = k;
-            continue;
-        }
-        if (cur < 0 || !map[cur]) {
-            bad_replace(text, "a parameter outside any entry");
-            continue;
-        }
-        /* A parameter of the current entry's spec ("dynamic:af,k=2"). */
-        size_t len = strlen(map[cur]) + strlen(tok) + 2;
-        char *joined = malloc(len);
-        if (!joined)
-            continue;
-        snprintf(joined, len, "%s,%s", map[cur], tok);
-        free(map[cur]);
-        map[cur] = joined;
-    }
-    free(copy);
-}
-
-/* The spec a map value stands for: NULL for "gomp" (libgomp keeps the loops) or empty. */
-static const char *spec_of(const char *v)
-{
-    if (!v || !*v || strcmp(v, "gomp") == 0 || strcmp(v, "libgomp") == 0)
-        return NULL;
-    return v;
-}
 
 /* Resolve libgomp's definitions and read the environment (once per process). */
 static void shim_setup(void)
@@ -335,43 +219,7 @@ static void shim_setup(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    const char *sched = lf__env(LF__ENV_SCHEDULE);
-    const char *repl = lf__env(LF__ENV_REPLACE);
-    const char *verb = lf__env(LF__ENV_VERBOSE);
-    cfg.verbose = verb && *verb ? atoi(verb) : 0;
-    cfg.honour_chunk = 1;
-    cfg.guided_cap = 1;
-    if (sched && !*sched)
-        sched = NULL;
-    if (repl && !*repl)
-        repl = NULL;
-    cfg.enabled = sched || repl;
-    if (!cfg.enabled)
-        return;
-    /* Static: the strings live as long as the process (cfg points into them). */
-    static char *map[K_COUNT];
-    if (repl)
-        lf__gomp_parse_replace(repl, map);
-    cfg.spec[E_DYNAMIC] = map[K_DYNAMIC] ? spec_of(map[K_DYNAMIC]) : sched;
-    cfg.spec[E_GUIDED] = map[K_GUIDED] ? spec_of(map[K_GUIDED]) : sched;
-    const char *rt = map[K_RUNTIME] ? spec_of(map[K_RUNTIME]) : sched;
-    int rt_set = map[K_RUNTIME] || sched;
-    cfg.spec[E_RT_DYNAMIC] = rt_set ? rt : spec_of(map[K_DYNAMIC]);
-    cfg.spec[E_RT_GUIDED] = rt_set ? rt : spec_of(map[K_GUIDED]);
-    cfg.spec[E_RT_AUTO] = rt_set ? rt : spec_of(map[K_AUTO]);
-    if (cfg.guided_cap)
-        sites[E_GUIDED].flags = sites[E_RT_GUIDED].flags = LF_SITE_GUIDED_CAP;
-    if (cfg.verbose > 0) {
-        fprintf(stderr,
-                "loopfarm-gomp: loopfarm " LF_VERSION_STRING
-                " preloaded; explicit chunk sizes %s; schedule(guided) chunks %s\n",
-                cfg.honour_chunk ? "honoured (chunks are multiples)" : "ignored",
-                cfg.guided_cap ? "within OpenMP's guided bound" : "uncapped");
-        for (int e = 0; e < E_COUNT; e++)
-            fprintf(stderr, "loopfarm-gomp:   %-44s -> %s%s%s\n", entry_what[e],
-                    cfg.spec[e] ? "loopfarm \"" : "libgomp", cfg.spec[e] ? cfg.spec[e] : "",
-                    cfg.spec[e] ? "\"" : "");
-    }
+    lf__shim_configure(&cfg);
 }
 
 /* pthread_once's routine: set up, then publish (release) for shim_ready's fast check. */
@@ -424,129 +272,13 @@ static ull trip_long(long start, long end, long incr)
     return start > end ? steps((ull)start - (ull)end, -(ull)incr) : 0;
 }
 
-/* The entry for a loop of source kind src (runtime: the run-sched ICV picks it) with the
- * program's chunk; -1 when libgomp keeps the loop.  *chunk becomes the chunk that applies. */
-static int pick_entry(enum src src, ull *chunk)
-{
-    if (!cfg.enabled)
-        return -1;
-    int e;
-    if (src == S_DYNAMIC) {
-        e = E_DYNAMIC;
-    } else if (src == S_GUIDED) {
-        e = E_GUIDED;
-    } else {
-        omp_sched_t kind;
-        int c;
-        omp_get_schedule(&kind, &c);
-        switch ((unsigned long)kind & ~GFS_MONOTONIC) {
-        case omp_sched_dynamic:
-            e = E_RT_DYNAMIC;
-            break;
-        case omp_sched_guided:
-            e = E_RT_GUIDED;
-            break;
-        case omp_sched_auto:
-            e = E_RT_AUTO;
-            c = 1;
-            break;
-        default:
-            return -1;
-        }
-        *chunk = c > 1 ? (ull)c : 1;
-    }
-    return cfg.spec[e] ? e : -1;
-}
-
 /* Decide whether the shim takes a loop of n iterations at nesting level `level`, filling st's
  * scheduling fields; returns the entry, or -1 for libgomp. */
-static int decide(enum src src, ull chunk, ull n, int level, struct level_state *st)
+static int decide(enum src src, ull chunk, ull n, int level, struct lf__shim_loop *st)
 {
-    if (level < 0 || level >= SHIM_LEVELS || !real.GOMP_loop_start)
+    if (!real.GOMP_loop_start)
         return -1; /* no GOMP_loop_start: a libgomp older than GCC 9 keeps every loop */
-    int e = pick_entry(src, &chunk);
-    if (e < 0)
-        return -1;
-    ull unit = cfg.honour_chunk && chunk > 1 ? chunk : 1;
-    ull units = n / unit + (n % unit != 0);
-    if (units > (ull)LONG_MAX)
-        return -1;
-    st->n = n;
-    st->unit = unit;
-    st->units = units;
-    return e;
-}
-
-static void announce(int e, const struct level_state *st)
-{
-    if (cfg.verbose <= 0 || atomic_exchange_explicit(&announced[e], 1, memory_order_relaxed))
-        return;
-    fprintf(stderr,
-            "loopfarm-gomp: taking %s loops under loopfarm \"%s\" (first: %llu iterations, "
-            "unit %llu, %d threads)\n",
-            entry_what[e], cfg.spec[e], st->n, st->unit, omp_get_num_threads());
-}
-
-/* ---- Call sites ---- */
-
-/* The lf_site of each (entry, call address) the shim has taken a loop at, so that a loop's
- * memory, pool of handles and trace name belong to its own call site.  A fixed open-addressed
- * table, filled lock-free; when it is full, loops share their entry's static site. */
-#define SHIM_SITES 1024
-struct call_site {
-    atomic_uintptr_t key; /* (call address << 3) | entry; 0: free */
-    atomic_int ready;     /* label and site written */
-    char label[112];
-    struct lf_site site;
-};
-static struct call_site call_sites[SHIM_SITES];
-
-/* Label a call address as "gomp:KIND@object+0xOFFSET", which addr2line resolves. */
-static void label_site(struct call_site *c, int e, const void *ra)
-{
-    Dl_info info;
-    const char *obj = "?";
-    uintptr_t off = (uintptr_t)ra;
-    if (dladdr(ra, &info) && info.dli_fname) {
-        const char *slash = strrchr(info.dli_fname, '/');
-        obj = slash ? slash + 1 : info.dli_fname;
-        off = (uintptr_t)ra - (uintptr_t)info.dli_fbase;
-    }
-    snprintf(c->label, sizeof c->label, "%s@%s+0x%lx", sites[e].file, obj, (unsigned long)off);
-    c->site.file = c->label;
-    c->site.flags = sites[e].flags;
-}
-
-/* The site of the loop of entry e called from ra. */
-static struct lf_site *site_of(int e, const void *ra)
-{
-    uintptr_t key = ((uintptr_t)ra << 3) | (uintptr_t)e;
-    if (!ra || ((uintptr_t)ra >> 61) != 0)
-        return &sites[e];
-    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) % SHIM_SITES;
-    for (size_t probe = 0; probe < SHIM_SITES; probe++) {
-        struct call_site *c = &call_sites[(h + probe) % SHIM_SITES];
-        uintptr_t k = atomic_load_explicit(&c->key, memory_order_acquire);
-        if (k == 0) {
-            uintptr_t zero = 0;
-            /* acq_rel: one thread claims the entry; a loser re-reads its key. */
-            if (atomic_compare_exchange_strong_explicit(&c->key, &zero, key, memory_order_acq_rel,
-                                                        memory_order_acquire)) {
-                label_site(c, e, ra);
-                /* Release: the label and site are written before anyone uses them. */
-                atomic_store_explicit(&c->ready, 1, memory_order_release);
-                return &c->site;
-            }
-            k = zero;
-        }
-        if (k == key) {
-            /* Acquire: pairs with the release above. */
-            while (!atomic_load_explicit(&c->ready, memory_order_acquire))
-                sched_yield();
-            return &c->site;
-        }
-    }
-    return &sites[e];
+    return lf__shim_decide(&cfg, (enum lf__shim_src)src, chunk, n, level, st);
 }
 
 /* What a team's members share about one taken loop: the block of the libgomp work share
@@ -554,22 +286,20 @@ static struct lf_site *site_of(int e, const void *ra)
 struct meet_block {
     void *_Atomic lease;     /* lf_omp_meet's slot: first, pointer-aligned */
     atomic_int bounds_state; /* 0, 1: being written, 2: written */
-    ull n, start, end, incr, unit;
+    struct lf__shim_bounds bounds;
 };
 
 /* Whether the member's loop is the one its team started: the first member writes its bounds,
  * the others compare theirs. */
-static bool same_bounds(struct meet_block *b, const struct level_state *st)
+static bool same_bounds(struct meet_block *b, const struct lf__shim_loop *st)
 {
     int zero = 0;
+    struct lf__shim_bounds mine;
+    lf__shim_bounds_of(st, &mine);
     /* acq_rel: one member writes the bounds; the others learn that one does. */
     if (atomic_compare_exchange_strong_explicit(&b->bounds_state, &zero, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        b->n = st->n;
-        b->start = st->start;
-        b->end = st->end;
-        b->incr = st->incr;
-        b->unit = st->unit;
+        b->bounds = mine;
         /* Release: the bounds are written before the state says so. */
         atomic_store_explicit(&b->bounds_state, 2, memory_order_release);
         return true;
@@ -577,56 +307,33 @@ static bool same_bounds(struct meet_block *b, const struct level_state *st)
     /* Acquire: pairs with the release above. */
     while (atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2)
         sched_yield();
-    return b->n == st->n && b->start == st->start && b->end == st->end && b->incr == st->incr &&
-           b->unit == st->unit;
+    return memcmp(&b->bounds, &mine, sizeof mine) == 0;
 }
 
 /* Enter the calling member into its team's loopfarm loop for entry e, called from ra; st is
  * filled.  The loop is a libgomp work share of its own (static, no iterations: it only gives
  * the team a block to meet in and keeps libgomp's count of work shares); the shim's ends
  * close it with libgomp's own GOMP_loop_end*. */
-static void enter(int e, struct level_state *st, const void *ra)
+static void enter(int e, struct lf__shim_loop *st, const void *ra)
 {
     void *mem = (void *)(uintptr_t)sizeof(struct meet_block);
     long s0, s1;
     REAL(GOMP_loop_start)(0, 0, 1, GFS_STATIC, 0, &s0, &s1, NULL, &mem);
-    struct lf_site *site = site_of(e, ra);
+    struct lf_site *site = lf__shim_site(&cfg, e, ra);
     int nthreads = omp_get_num_threads();
     st->tid = omp_get_thread_num();
     lf_omp_lease *lease = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
                                        : lf_omp_lease_get(site, cfg.spec[e], 1);
-    st->lease = lease;
-    st->site = site;
-    st->refused = !same_bounds(mem, st);
-    if (st->refused)
-        fprintf(stderr,
-                "loopfarm-gomp: %s: thread %d entered a loop with other bounds than its team's "
-                "(every member must give the same); it runs none of the loop's iterations\n",
-                site->file, st->tid);
-    lf_loop *loop = lf_omp_lease_loop(lease);
-    int rc = lf_loop_begin(loop, st->tid, 0, (long)st->units, 1);
-    if (rc != 0 && rc != -ERANGE) {
-        fprintf(stderr, "loopfarm-gomp: %s: thread %d could not enter a loop (error %d)\n",
-                site->file, st->tid, rc);
-        abort();
-    }
-    st->refused |= rc != 0;
-    announce(e, st);
-    st->loop = loop;
-    st->entered = rc == 0;
+    lf__shim_join(&cfg, st, site, lease, same_bounds(mem, st));
     nours++;
 }
 
 /* Hand the member its next chunk in GOMP's convention; false when the loop is done for it. */
-static bool next_chunk(struct level_state *st, ull *istart, ull *iend)
+static bool next_chunk(struct lf__shim_loop *st, ull *istart, ull *iend)
 {
-    long first;
-    unsigned long count;
-    if (st->refused || !lf_loop_next(st->loop, st->tid, &first, &count))
+    ull j0, j1;
+    if (!lf__shim_next(st, &j0, &j1))
         return false;
-    ull u0 = (ull)first, u1 = u0 + count;
-    ull j0 = u0 * st->unit;
-    ull j1 = u1 >= st->units ? st->n : u1 * st->unit;
     *istart = st->start + j0 * st->incr;
     /* The last chunk ends at the program's end, as libgomp's does. */
     *iend = j1 >= st->n ? st->end : st->start + j1 * st->incr;
@@ -634,21 +341,15 @@ static bool next_chunk(struct level_state *st, ull *istart, ull *iend)
 }
 
 /* The calling thread's shim loop at its current level, or NULL when libgomp owns the loop. */
-static inline struct level_state *current(void)
+static inline struct lf__shim_loop *current(void)
 {
-    if (!nours)
-        return NULL;
-    int level = omp_get_level();
-    if (level < 0 || level >= SHIM_LEVELS || !levels[level].loop)
-        return NULL;
-    return &levels[level];
+    return lf__shim_current(levels, nours);
 }
 
 /* The member leaves its shim loop (the caller then closes the libgomp work share). */
-static void leave(struct level_state *st)
+static void leave(struct lf__shim_loop *st)
 {
-    lf_omp_exit(st->site, st->lease, st->entered ? st->loop : NULL, st->tid);
-    st->loop = NULL;
+    lf__shim_leave(st);
     nours--;
 }
 
@@ -657,12 +358,12 @@ static bool start_long(enum src src, long start, long end, long incr, ull chunk,
                        long *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
-    struct level_state tmp;
+    struct lf__shim_loop tmp;
     int e = decide(src, chunk, trip_long(start, end, incr), level, &tmp);
     *taken = e >= 0;
     if (e < 0)
         return false;
-    struct level_state *st = &levels[level];
+    struct lf__shim_loop *st = &levels[level];
     *st = tmp;
     st->start = (ull)start;
     st->end = (ull)end;
@@ -680,12 +381,12 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
                       ull *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
-    struct level_state tmp;
+    struct lf__shim_loop tmp;
     int e = decide(src, chunk, trip(up, start, end, incr), level, &tmp);
     *taken = e >= 0;
     if (e < 0)
         return false;
-    struct level_state *st = &levels[level];
+    struct lf__shim_loop *st = &levels[level];
     *st = tmp;
     st->start = start;
     st->end = end;
@@ -728,7 +429,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
     SHIM_API bool name(long *istart, long *iend)                                                   \
     {                                                                                              \
         shim_ready();                                                                              \
-        struct level_state *st = current();                                                        \
+        struct lf__shim_loop *st = current();                                                      \
         if (st) {                                                                                  \
             ull s, t;                                                                              \
             if (!next_chunk(st, &s, &t))                                                           \
@@ -772,7 +473,7 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
     SHIM_API bool name(ull *istart, ull *iend)                                                     \
     {                                                                                              \
         shim_ready();                                                                              \
-        struct level_state *st = current();                                                        \
+        struct lf__shim_loop *st = current();                                                      \
         if (st)                                                                                    \
             return next_chunk(st, istart, iend);                                                   \
         return REAL(name)(istart, iend);                                                           \
@@ -857,7 +558,7 @@ SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sc
 SHIM_API void GOMP_loop_end(void)
 {
     shim_ready();
-    struct level_state *st = current();
+    struct lf__shim_loop *st = current();
     if (!st) {
         REAL(GOMP_loop_end)();
         return;
@@ -869,7 +570,7 @@ SHIM_API void GOMP_loop_end(void)
 SHIM_API void GOMP_loop_end_nowait(void)
 {
     shim_ready();
-    struct level_state *st = current();
+    struct lf__shim_loop *st = current();
     if (!st) {
         REAL(GOMP_loop_end_nowait)();
         return;
@@ -881,7 +582,7 @@ SHIM_API void GOMP_loop_end_nowait(void)
 SHIM_API bool GOMP_loop_end_cancel(void)
 {
     shim_ready();
-    struct level_state *st = current();
+    struct lf__shim_loop *st = current();
     if (!st)
         return REAL(GOMP_loop_end_cancel)();
     leave(st);
@@ -895,15 +596,15 @@ struct par_ctx {
     body_fn fn;
     void *data;
     int entry;
-    const void *ra;           /* the call site */
-    struct level_state proto; /* scheduling fields and bounds; loop and tid unset */
+    const void *ra;             /* the call site */
+    struct lf__shim_loop proto; /* scheduling fields and bounds; loop and tid unset */
 };
 
 /* Enter the member into the combined loop at its level, so that fn's _next calls get chunks. */
 static void par_enter(struct par_ctx *x)
 {
     int level = omp_get_level();
-    struct level_state *st = &levels[level];
+    struct lf__shim_loop *st = &levels[level];
     *st = x->proto;
     enter(x->entry, st, x->ra);
 }
@@ -914,7 +615,7 @@ static void par_body(void *p)
     struct par_ctx *x = p;
     par_enter(x);
     x->fn(x->data);
-    struct level_state *st = current();
+    struct lf__shim_loop *st = current();
     if (st) { /* fn returned without GOMP_loop_end_nowait */
         leave(st);
         REAL(GOMP_loop_end_nowait)();
@@ -1036,7 +737,7 @@ SHIM_API void GOMP_parallel_end(void)
             x = legacy_ctx[level];
             legacy_ctx[level] = NULL;
             nlegacy--;
-            struct level_state *st = current();
+            struct lf__shim_loop *st = current();
             if (st) { /* the caller's fn returned without GOMP_loop_end_nowait */
                 leave(st);
                 REAL(GOMP_loop_end_nowait)();

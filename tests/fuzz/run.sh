@@ -62,7 +62,7 @@ for t in $targets; do
     src=$here/fuzz_$t.c
     [ -f "$src" ] || { echo "fuzz: no target $t (schedule replace fake_numa sim_platform)"; fail=1; continue; }
     extra=""
-    [ "$t" = replace ] && extra="$top/lib/gomp/shim.c -lgomp"
+    [ "$t" = replace ] && extra="$top/lib/shim/common.c -lgomp"
     # shellcheck disable=SC2086
     if ! $CC $flags -fsanitize=fuzzer "$src" $extra $objs $libs -o "$out/fuzz_$t" 2>"$out/build-$t.log"; then
         echo "fuzz: building $t failed:"; tail -20 "$out/build-$t.log"; fail=1; continue

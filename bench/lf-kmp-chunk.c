@@ -1,0 +1,105 @@
+/* bench/lf-kmp-chunk.c - per-chunk cost of a schedule(dynamic, 1) loop with an empty body, as
+ * an unmodified program sees it: plain OpenMP, no loopfarm header, built by clang against
+ * libomp.  Run bare it measures libomp's own dynamic,1; run with libloopfarm-kmp preloaded
+ * (LF_SCHEDULE=dynamic) the same binary measures the shim's.  scripts/bench-kmp-chunk.sh runs
+ * both in turn and prints the ratio.
+ *
+ * Usage: lf-kmp-chunk [--iters N] [--reps R] [--help]
+ * Prints one line: "ns_per_chunk MEDIAN min MIN threads T iters N reps R" (median and minimum
+ * over R executions of the loop, each timed from before the parallel region to after it, less
+ * an empty region's time measured alike). */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: lf-kmp-chunk [--iters N] [--reps R]\n"
+               "  Times a schedule(dynamic, 1) loop of N iterations (default 1000000) with an\n"
+               "  empty body, R times (default 21), and prints the median and minimum cost per\n"
+               "  chunk in ns.  Run it bare (libomp's dynamic,1) and with\n"
+               "  LD_PRELOAD=libloopfarm-kmp.so LF_SCHEDULE=dynamic (the shim's) to compare;\n"
+               "  OMP_NUM_THREADS sets the team size.\n");
+}
+
+/* A positive integer argument, or exit with the accepted form. */
+static long number(const char *opt, const char *v)
+{
+    char *end;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || x < 1) {
+        fprintf(stderr, "lf-kmp-chunk: %s takes a positive integer, not \"%s\"\n", opt, v ? v : "");
+        exit(2);
+    }
+    return x;
+}
+
+int main(int argc, char **argv)
+{
+    long iters = 1000000, reps = 21;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--iters") == 0)
+            iters = number("--iters", argv[++a]);
+        else if (strcmp(argv[a], "--reps") == 0)
+            reps = number("--reps", argv[++a]);
+        else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "lf-kmp-chunk: unknown argument \"%s\"\n", argv[a]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    double *t = malloc((size_t)reps * sizeof *t);
+    if (!t)
+        return 1;
+    long count = 0;
+    int threads = 1;
+    /* The cost of a region with no loop, subtracted from each timing. */
+    double empty = 1e30;
+    for (long r = 0; r < reps; r++) {
+        double t0 = now();
+#pragma omp parallel
+        threads = omp_get_num_threads();
+        double d = now() - t0;
+        empty = d < empty ? d : empty;
+    }
+    for (long r = 0; r < reps + 1; r++) {
+        double t0 = now();
+#pragma omp parallel reduction(+ : count)
+        {
+#pragma omp for schedule(dynamic, 1)
+            for (long i = 0; i < iters; i++)
+                count++;
+        }
+        if (r > 0) /* the first execution warms up (and lets a calibrating schedule learn) */
+            t[r - 1] = now() - t0 - empty;
+    }
+    if (count != iters * (reps + 1)) {
+        fprintf(stderr, "lf-kmp-chunk: %ld iterations ran, expected %ld\n", count,
+                iters * (reps + 1));
+        return 1;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp);
+    printf("ns_per_chunk %.2f min %.2f threads %d iters %ld reps %ld\n",
+           1e9 * t[reps / 2] / (double)iters * threads, 1e9 * t[0] / (double)iters * threads,
+           threads, iters, reps);
+    free(t);
+    return 0;
+}

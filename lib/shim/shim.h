@@ -1,0 +1,139 @@
+/* lib/shim/shim.h - what the preload shims share: libloopfarm-gomp (lib/gomp, GCC's libgomp
+ * ABI) and libloopfarm-kmp (lib/kmp, LLVM's libomp ABI) decide alike which loops they take,
+ * read LF_SCHEDULE / LF_REPLACE alike, name and remember a loop by its call site alike and
+ * hand out chunks of the same logical iteration space.  Each shim keeps only what its ABI
+ * dictates: the entry points, how a team meets, and how a chunk is written back.
+ *
+ * Compiled into each shim (it is not part of libloopfarm): every shim has its own
+ * configuration and its own table of call sites.
+ */
+#ifndef LF_SHIM_H
+#define LF_SHIM_H
+
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <loopfarm.h>
+
+/* Deepest omp_get_level() at which a shim takes loops (a thread keeps state per level). */
+#define LF__SHIM_LEVELS 16
+
+typedef unsigned long long lf__ull;
+
+/* Initial-exec TLS for a shim's per-thread state: a plain offset from the thread pointer
+ * instead of a call to __tls_get_addr on every chunk.  Right for a library that is preloaded
+ * or linked ahead of the runtime (loaded at start-up), which is how the shims are used; a late
+ * dlopen of a shim could fail for want of static TLS. */
+#define LF__SHIM_TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* The schedule entries: what a taken loop's schedule was in the program. */
+enum lf__shim_entry {
+    LF__SHIM_DYNAMIC,
+    LF__SHIM_GUIDED,
+    LF__SHIM_RT_DYNAMIC,
+    LF__SHIM_RT_GUIDED,
+    LF__SHIM_RT_AUTO,
+    LF__SHIM_ENTRIES
+};
+
+/* The source kinds of the entry points (runtime: the run-sched ICV picks the entry). */
+enum lf__shim_src { LF__SHIM_SRC_DYNAMIC, LF__SHIM_SRC_GUIDED, LF__SHIM_SRC_RUNTIME };
+
+/* Keys of LF_REPLACE: the map that lf__shim_parse_replace fills has LF__SHIM_KEYS entries. */
+enum lf__shim_key {
+    LF__SHIM_K_DYNAMIC,
+    LF__SHIM_K_GUIDED,
+    LF__SHIM_K_RUNTIME,
+    LF__SHIM_K_AUTO,
+    LF__SHIM_K_CHUNK,
+    LF__SHIM_K_CAP,
+    LF__SHIM_KEYS
+};
+
+/* One shim's configuration, read once per process by lf__shim_configure. */
+struct lf__shim {
+    const char *name;    /* "gomp", "kmp": messages say loopfarm-NAME, sites NAME:kind@... */
+    const char *runtime; /* "libgomp", "libomp": who keeps the loops not taken */
+    int enabled;         /* LF_SCHEDULE or LF_REPLACE set: otherwise every call is forwarded */
+    int honour_chunk;    /* explicit chunks are units of scheduling (chunk:honour, default) */
+    int guided_cap;      /* schedule(guided) loops keep OpenMP's guided bound (default) */
+    int verbose;
+    const char *spec[LF__SHIM_ENTRIES];        /* NULL: the runtime's own */
+    struct lf_site fallback[LF__SHIM_ENTRIES]; /* when the table of call sites is full */
+    char fallback_label[LF__SHIM_ENTRIES][32];
+};
+
+/* A thread's loop at one nesting level, when the loop is the shim's. */
+struct lf__shim_loop {
+    lf_loop *loop; /* NULL: the runtime's loop, or none */
+    lf_omp_lease *lease;
+    struct lf_site *site;
+    int tid;
+    int entry;
+    bool refused;             /* bounds other than the team's: this member takes no chunks */
+    bool entered;             /* in the lf loop (lf_loop_begin succeeded) */
+    lf__ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
+    lf__ull start, end, incr; /* the program's bounds, as 64-bit patterns */
+};
+
+/* The bounds a team's first member publishes and the others compare theirs with. */
+struct lf__shim_bounds {
+    lf__ull n, start, end, incr, unit;
+};
+
+/* Read LF_SCHEDULE, LF_REPLACE and LF_VERBOSE into s (s->name and s->runtime set by the
+ * caller) and, under LF_VERBOSE, print what each kind of loop will run under. */
+void lf__shim_configure(struct lf__shim *s);
+
+/* Parse LF_REPLACE's text into map[LF__SHIM_K_DYNAMIC..LF__SHIM_K_AUTO] (heap strings) and
+ * s's chunk and cap switches; each error is reported once with the accepted forms. */
+void lf__shim_parse_replace(struct lf__shim *s, const char *text, char **map);
+
+/* Iterations of a loop whose bounds differ by d (> 0) with a step of magnitude step,
+ * the far bound excluded. */
+static inline lf__ull lf__shim_steps(lf__ull d, lf__ull step)
+{
+    return step ? d / step + (d % step != 0) : 0;
+}
+
+/* Decide whether the shim takes a loop of source kind src with the program's chunk (>= 1)
+ * and n iterations at nesting level `level`; fills st's n, unit, units and entry and returns
+ * the entry, or -1 when the runtime keeps the loop (not configured, kind left to the runtime,
+ * empty, nested too deep, more than LONG_MAX units). */
+int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, lf__ull chunk, lf__ull n,
+                    int level, struct lf__shim_loop *st);
+
+/* The site of the loop of entry e called from ra (the return address of the shim's entry
+ * point: an address in the program's code), made on its first loop. */
+struct lf_site *lf__shim_site(struct lf__shim *s, int e, const void *ra);
+
+/* The bounds of st, as a team's first member publishes them. */
+void lf__shim_bounds_of(const struct lf__shim_loop *st, struct lf__shim_bounds *b);
+
+/* Join the loop the team leased (lease) at site, with `same` telling whether the member's
+ * bounds are the team's: begins the lf loop (a member with other bounds takes no chunk,
+ * reported) and, under LF_VERBOSE, names the call site the first time it is taken. */
+void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site *site,
+                   lf_omp_lease *lease, bool same);
+
+/* The member's next chunk as logical iterations [*j0, *j1) of [0, n); false when the loop
+ * is done for it. */
+bool lf__shim_next(const struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1);
+
+/* The thread's shim loop at its current nesting level among levels[LF__SHIM_LEVELS] (nours of
+ * them in use), or NULL when the runtime owns the loop it is in. */
+static inline struct lf__shim_loop *lf__shim_current(struct lf__shim_loop *levels, int nours)
+{
+    if (!nours)
+        return NULL;
+    int level = omp_get_level();
+    if (level < 0 || level >= LF__SHIM_LEVELS || !levels[level].loop)
+        return NULL;
+    return &levels[level];
+}
+
+/* The member leaves its loop and gives its part of the lease back; st->loop becomes NULL. */
+void lf__shim_leave(struct lf__shim_loop *st);
+
+#endif

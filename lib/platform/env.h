@@ -24,6 +24,7 @@ enum lf__env_id {
     LF__ENV_BIND,      /* close | spread | none */
     LF__ENV_CLOCK,     /* tsc | monotonic */
     LF__ENV_FAKE_NUMA, /* N[,lat=NS][,gbps=G] */
+    LF__ENV_MPI_SCHEDULE, /* the rank level of loops across MPI ranks */
     LF__ENV_COUNT
 };
 

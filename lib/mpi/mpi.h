@@ -1,0 +1,153 @@
+/* lib/mpi/mpi.h - the executor for MPI ranks: internal header.
+ *
+ * A rank is one worker of the rank-level schedule; the rules around the
+ * policy (claim sizes, stops, calibration) are lib/exec/'s, this layer adds
+ * where the shared words live and how they are reached.  Files by job:
+ *   window.c  the host window on rank 0 of the communicator: the ring of
+ *             loop slots (counter, bounds, phase, reports) and each rank's
+ *             statistics, reached by passive-target atomics only
+ *   rank.c    one rank's side of a loop instance: entry, claim, completed
+ *             chunk (statistics published one-sided), exit
+ *   master.c  the two-sided mode: rank 0 serves claims by message
+ *   team.c    the public API: the rank's threads share each rank chunk
+ *             through the node dispatcher's public lf_loop
+ * Calls go one way: team uses rank; rank uses window and master.
+ *
+ * The slot ring mirrors the node dispatcher's (lib/dispatch/dispatch.h):
+ * instance g of a handle's loops uses slot g % LF__MPI_RING; every rank
+ * knows the bounds itself, so no rank initialises anything at entry; the
+ * last rank out resets the slot and opens it for instance g + LF__MPI_RING.
+ */
+#ifndef LF_MPI_H
+#define LF_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "exec/exec.h"
+#include "policy/policy.h"
+
+#define LF__MPI_RING 8
+
+/* Words of a slot's control block in the host window (uint64 each). */
+enum {
+    LF__MW_STATE,   /* the instance the slot is open for */
+    LF__MW_NEXT,    /* the claim counter: next logical iteration */
+    LF__MW_FP,      /* fingerprint of the bounds (0: no rank entered yet) */
+    LF__MW_T0,      /* instance start, MPI_Wtime as double bits (0: none yet) */
+    LF__MW_DONE,    /* ranks that have left */
+    LF__MW_PHASE,   /* 0 calibrating, 1 first round begun */
+    LF__MW_REPORTS, /* ranks whose calibration is in */
+    LF__MW_RCAL,    /* iterations unclaimed when calibration ended */
+    LF__MW_ACTIVE,  /* ranks neither stopped nor gone (LF__P_MAYSTOP) */
+    LF__MW_CTL = 16 /* words per control block (two cache lines) */
+};
+
+/* Words of one rank's statistics slot. */
+#define LF__MPI_WSTAT_WORDS (sizeof(struct lf__wstat) / sizeof(uint64_t))
+
+/* The host window: LF__MPI_RING slots of LF__MW_CTL control words and P
+ * statistics slots each, on rank 0; every rank holds a passive-target
+ * epoch on it (MPI_Win_lock_all) for the handle's life. */
+struct lf__mpi_win {
+    MPI_Comm comm;
+    MPI_Win win;
+    int rank, P;
+    uint64_t *base; /* the window's memory on this rank (rank 0's is the host) */
+};
+
+/* Collective: allocate and open the host window of comm.  0 or -ENOMEM
+ * (the result is agreed by all ranks). */
+int lf__mpi_win_open(struct lf__mpi_win *w, MPI_Comm comm);
+/* Collective: close and free it. */
+void lf__mpi_win_close(struct lf__mpi_win *w);
+/* Offset (in words) of slot s's control word k, and of rank j's statistics. */
+MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k);
+MPI_Aint lf__mpi_stat(const struct lf__mpi_win *w, int s, int j);
+/* One-sided operations on the host's words, each complete at the host when
+ * it returns (flushed): read, write, add (returns the old value),
+ * compare-and-swap (returns the old value).  Element-wise atomic against
+ * each other, which plain MPI_Get / MPI_Put would not be. */
+uint64_t lf__mpi_get(const struct lf__mpi_win *w, MPI_Aint off);
+void lf__mpi_put(const struct lf__mpi_win *w, MPI_Aint off, uint64_t v);
+uint64_t lf__mpi_fadd(const struct lf__mpi_win *w, MPI_Aint off, uint64_t v);
+uint64_t lf__mpi_cas(const struct lf__mpi_win *w, MPI_Aint off, uint64_t expect, uint64_t desired);
+/* Read or write n consecutive words. */
+void lf__mpi_get_block(const struct lf__mpi_win *w, MPI_Aint off, int n, uint64_t *out);
+void lf__mpi_put_block(const struct lf__mpi_win *w, MPI_Aint off, int n, const uint64_t *in);
+
+/* A rank chunk: logical iterations [lo, lo + n) of the instance. */
+struct lf__mpi_chunk {
+    uint64_t lo, n;
+    double t_claim; /* MPI_Wtime when it was handed out */
+    int calib;      /* claimed during the calibration phase */
+};
+
+struct lf__mpi_master;
+
+/* One rank's side of a handle's loops. */
+struct lf__mpi_rank {
+    struct lf__mpi_win win;
+    struct lf__mpi_master *master; /* two-sided mode, else NULL */
+    struct lf__sched sched;
+    uint64_t entered; /* instances entered */
+    /* The current instance (valid while inside). */
+    int inside;
+    int slot;
+    uint64_t n;
+    enum lf__claim_kind kind;
+    uint64_t fa_chunk;
+    int timed;       /* the policy reads times: statistics travel */
+    int calibrating; /* this rank's calibration is not in yet */
+    int run;         /* this rank has seen the first round begin */
+    int stopped;
+    uint64_t k;        /* its next static chunk */
+    uint64_t cal_size; /* its calibration chunk size */
+    double t_begin;    /* the instance's start, common to all ranks */
+    double t_entry;    /* this rank's entry */
+    double t_prev_end; /* when its previous chunk ended */
+    double claim_s;    /* time spent claiming */
+    uint64_t chunks, iters;
+    struct lf__view view;
+    struct lf__wstat *w; /* P statistics slots: this rank's own, the others' as last read */
+    uint64_t *cal0;      /* P */
+    struct lf__exec ex;
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8];
+};
+
+/* Collective: set up r over comm for schedule s (copied).  0, or -ENOMEM. */
+int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sched *s, int master);
+/* Collective: release it. */
+void lf__mpi_rank_free(struct lf__mpi_rank *r);
+/* The rank enters its next instance, of n iterations with bounds
+ * fingerprint fp: 0, or -ERANGE when the instance was entered by another
+ * rank with other bounds (the rank has then left it). */
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, uint64_t fp);
+/* Claim the rank's next chunk into *c: 1, or 0 when nothing is left for
+ * this rank (or the policy stopped it). */
+int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
+/* The rank's team completed chunk c (in claim order). */
+void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c);
+/* The rank leaves the instance. */
+void lf__mpi_rank_end(struct lf__mpi_rank *r);
+
+/* ---- Two-sided mode (master.c) ---- */
+
+/* Collective: set up the master's state over r's communicator (>= 2
+ * ranks).  0 or -ENOMEM. */
+int lf__mpi_master_init(struct lf__mpi_rank *r);
+void lf__mpi_master_free(struct lf__mpi_rank *r);
+/* Rank 0: serve the other ranks' claims of the current instance until each
+ * of them has said it is done. */
+void lf__mpi_master_serve(struct lf__mpi_rank *r);
+/* A worker rank's claim through the master: 1 with *c, 0 when the loop is
+ * over for it.  Asks for the following chunk before returning this one. */
+int lf__mpi_master_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
+/* A worker rank's team completed a chunk of iters iterations in busy_ns:
+ * the news goes to the master with its next request. */
+void lf__mpi_master_done(struct lf__mpi_rank *r, uint64_t iters, uint64_t busy_ns);
+/* A worker rank leaves the instance: tells the master, drains its
+ * outstanding request. */
+void lf__mpi_master_leave(struct lf__mpi_rank *r);
+
+#endif

@@ -1,0 +1,306 @@
+/* tests/test_mpi.c - loops across MPI ranks (libloopfarm-mpi) run every
+ * iteration exactly once, whatever the rank and thread schedules, bounds
+ * and increments, with ranks that arrive late or leave early; bad
+ * arguments are refused on every rank and nobody hangs.
+ *
+ * Run under mpirun by tests/test_mpi.sh:
+ *   test_mpi cover THREADS [master]   the exactly-once matrix
+ *   test_mpi late THREADS [master]    a late rank, an early leaver
+ *   test_mpi badargs                  refusals (MPI_THREAD_FUNNELED on purpose)
+ * Exit 0 on every rank when all checks pass, 1 otherwise.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loopfarm/mpi.h"
+
+static int rank, nranks, failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "rank %d: FAIL %s:%d: %s: ", rank, __FILE__, __LINE__, #cond);         \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* Rank-level schedules: every policy of the registry once (the thread
+ * level alternates among a few). */
+static const char *const rank_specs[] = {
+    "static", "dynamic,3", "guided", "tss",   "fac2", "wf",   "awf-c", "af",
+    "trad",   "deal",      "dealdyn", "multi", "umr",  "rumr", "as4dr", "fifo", "lifo",
+};
+static const char *const thread_specs[] = {"dynamic,4", "af", "static", "fac2", "guided"};
+#define NSPECS (int)(sizeof rank_specs / sizeof *rank_specs)
+
+static unsigned char *counts; /* per logical iteration, this rank's team */
+static unsigned char *sum;    /* over all ranks */
+
+/* The bounds of a loop of trip iterations with increment incr placed at
+ * where: 0 near zero, 1 against LONG_MAX, 2 against LONG_MIN. */
+static void bounds(unsigned long trip, long incr, int where, long *lo, long *hi)
+{
+    unsigned long span = trip * (unsigned long)(incr > 0 ? incr : -incr);
+    if (incr > 0) {
+        *lo = where == 1 ? (long)((unsigned long)LONG_MAX - span)
+              : where == 2 ? LONG_MIN
+                           : -3;
+        *hi = (long)((unsigned long)*lo + span);
+    } else {
+        *lo = where == 1 ? LONG_MAX : where == 2 ? (long)((unsigned long)LONG_MIN + span) : 3;
+        *hi = (long)((unsigned long)*lo - span);
+    }
+}
+
+/* One loop over [lo, hi) by incr with T threads: every iteration once
+ * across all ranks, and the ranks' counts add up. */
+static void run_loop(lf_mpi_loop *ml, int T, long lo, long hi, long incr, const char *what)
+{
+    unsigned long trip = lf_trip_count(lo, hi, incr, NULL);
+    memset(counts, 0, trip ? trip : 1);
+    int bad = 0;
+#pragma omp parallel num_threads(T) reduction(+ : bad)
+    {
+        int tid = omp_get_thread_num();
+        long first;
+        unsigned long n;
+        if (lf_mpi_loop_begin(ml, tid, lo, hi, incr) != 0)
+            bad++;
+        while (lf_mpi_loop_next(ml, tid, &first, &n)) {
+            for (unsigned long j = 0; j < n; j++) {
+                long i = (long)((unsigned long)first + j * (unsigned long)incr);
+                unsigned long off = incr > 0 ? (unsigned long)i - (unsigned long)lo
+                                             : (unsigned long)lo - (unsigned long)i;
+                unsigned long step = (unsigned long)(incr > 0 ? incr : -incr);
+                unsigned long k = off / step;
+                if (off % step || k >= trip)
+                    bad++;
+                else
+                    __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
+            }
+        }
+        lf_mpi_loop_end(ml, tid);
+    }
+    CHECK(bad == 0, "%s: an index outside the loop or a failed entry", what);
+    if (trip)
+        MPI_Allreduce(counts, sum, (int)trip, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0, first_wrong = 0;
+    for (unsigned long k = 0; k < trip; k++)
+        if (sum[k] != 1 && wrong++ == 0)
+            first_wrong = k;
+    CHECK(wrong == 0, "%s: %lu of %lu iterations not run exactly once (first: %lu, run %d times)",
+          what, wrong, trip, first_wrong, wrong ? sum[first_wrong] : 1);
+    struct lf_mpi_stats st;
+    CHECK(lf_mpi_loop_last_stats(ml, &st) == 0, "%s: stats", what);
+    unsigned long mine = st.rank_iters, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(all == trip && st.iterations == trip, "%s: ranks report %lu iterations of %lu", what,
+          all, trip);
+}
+
+static lf_mpi_loop *make(const char *rs, const char *ts, int T, enum lf_mpi_mode mode)
+{
+    lf_mpi_loop *ml = NULL;
+    char err[512];
+    int rc = lf_mpi_loop_create_mode(&ml, MPI_COMM_WORLD, T, rs, ts, rs, mode, err, sizeof err);
+    CHECK(rc == 0 && ml, "create %s/%s: %d %s", rs, ts, rc, err);
+    return rc == 0 ? ml : NULL;
+}
+
+static int cover(int T, enum lf_mpi_mode mode)
+{
+    const unsigned long trips[] = {0, 1, (unsigned long)(nranks - 1), 1000};
+    const long incrs[] = {1, -1, 7, -7};
+    for (int s = 0; s < NSPECS; s++) {
+        lf_mpi_loop *ml = make(rank_specs[s], thread_specs[s % 5], T, mode);
+        if (!ml)
+            continue;
+        char what[160];
+        /* 4 trips x 4 increments x 3 placements: 48 loops on one handle,
+         * so its slot ring turns over six times. */
+        for (int t = 0; t < 4; t++)
+            for (int d = 0; d < 4; d++)
+                for (int where = 0; where < 3; where++) {
+                    long lo, hi;
+                    bounds(trips[t], incrs[d], where, &lo, &hi);
+                    snprintf(what, sizeof what, "%s/%s T=%d trip %lu incr %ld at %d",
+                             rank_specs[s], thread_specs[s % 5], T, trips[t], incrs[d], where);
+                    run_loop(ml, T, lo, hi, incrs[d], what);
+                }
+        lf_mpi_loop_destroy(ml);
+    }
+    /* A million iterations under the schedules a user would pick first. */
+    const char *big[] = {"fac2", "af", "static", "multi"};
+    for (int s = 0; s < 4; s++) {
+        lf_mpi_loop *ml = make(big[s], "dynamic,64", T, mode);
+        if (!ml)
+            continue;
+        long lo, hi;
+        bounds(1000000, 1, 0, &lo, &hi);
+        run_loop(ml, T, lo, hi, 1, big[s]);
+        bounds(1000000, -7, 1, &lo, &hi);
+        run_loop(ml, T, lo, hi, -7, big[s]);
+        lf_mpi_loop_destroy(ml);
+    }
+    return 0;
+}
+
+static void nap(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The last rank arrives late; then rank 1 (or 0 alone) leaves at once. */
+static int late(int T, enum lf_mpi_mode mode)
+{
+    const char *specs[] = {"fac2", "af", "multi", "dynamic,5"};
+    for (int s = 0; s < 4; s++) {
+        lf_mpi_loop *ml = make(specs[s], "dynamic,4", T, mode);
+        if (!ml)
+            continue;
+        if (rank == nranks - 1)
+            nap(100);
+        run_loop(ml, T, 0, 20000, 1, "late rank");
+        /* An early leaver: enters, takes nothing, leaves. */
+        int leaver = nranks > 1 ? 1 : -1;
+        if (rank == leaver) {
+#pragma omp parallel num_threads(T)
+            {
+                int tid = omp_get_thread_num();
+                CHECK(lf_mpi_loop_begin(ml, tid, 0, 5000, 1) == 0, "leaver's entry");
+                lf_mpi_loop_end(ml, tid);
+            }
+            memset(counts, 0, 5000);
+            MPI_Allreduce(counts, sum, 5000, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+            unsigned long mine = 0, all;
+            MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+        } else {
+            run_loop(ml, T, 0, 5000, 1, "early leaver");
+        }
+        lf_mpi_loop_destroy(ml);
+    }
+    return 0;
+}
+
+/* Refusals: collective calls answer the same on every rank, with the
+ * reason, and nobody waits for ever. */
+static int badargs(void)
+{
+    lf_mpi_loop *ml = (lf_mpi_loop *)&ml;
+    char err[512] = "";
+    int rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 0, "fac2", NULL, "x", err, sizeof err);
+    CHECK(rc == -EINVAL && !ml && strstr(err, "nthreads"), "nthreads 0: %d %s", rc, err);
+
+    err[0] = '\0';
+    const char *spec = rank == nranks - 1 ? "no-such-schedule" : "fac2";
+    rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 1, spec, NULL, "x", err, sizeof err);
+    char want[32];
+    snprintf(want, sizeof want, "rank %d", nranks - 1);
+    CHECK(rc == -EINVAL && strstr(err, want) && strstr(err, "no-such-schedule"),
+          "one rank's bad spec: %d %s", rc, err);
+
+    err[0] = '\0';
+    rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 1, NULL, "dynamic,0", "x", err, sizeof err);
+    CHECK(rc == -EINVAL && strstr(err, "thread schedule"), "bad thread spec: %d %s", rc, err);
+
+    if (nranks > 1) {
+        err[0] = '\0';
+        rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 1, rank ? "af" : "fac2", NULL, "x", err,
+                                sizeof err);
+        CHECK(rc == -EINVAL && strstr(err, "different"), "ranks disagree: %d %s", rc, err);
+    } else {
+        err[0] = '\0';
+        rc = lf_mpi_loop_create_mode(&ml, MPI_COMM_WORLD, 1, "fac2", NULL, "x", LF_MPI_MASTER, err,
+                                     sizeof err);
+        CHECK(rc == -EINVAL && strstr(err, "2 ranks"), "master alone: %d %s", rc, err);
+    }
+
+    /* This test runs under MPI_THREAD_FUNNELED: two threads are refused. */
+    err[0] = '\0';
+    rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 2, "fac2", NULL, "x", err, sizeof err);
+    CHECK(rc == -EINVAL && strstr(err, "MPI_THREAD_SERIALIZED"), "funneled, 2 threads: %d %s", rc,
+          err);
+
+    rc = lf_mpi_loop_create(&ml, MPI_COMM_NULL, 1, "fac2", NULL, "x", err, sizeof err);
+    CHECK(rc == -EINVAL && strstr(err, "MPI_COMM_NULL"), "null comm: %d %s", rc, err);
+
+    /* A good handle: increment 0 is refused and changes nothing. */
+    ml = make("fac2", "dynamic", 1, LF_MPI_ONE_SIDED);
+    if (!ml)
+        return 0;
+    CHECK(lf_mpi_loop_begin(ml, 0, 0, 10, 0) == -EINVAL, "incr 0");
+    CHECK(lf_mpi_loop_begin(ml, 1, 0, 10, 1) == -EINVAL, "tid out of range");
+    run_loop(ml, 1, 0, 777, 1, "after refusals");
+    /* Rank 0 starts a loop; the others come with other bounds and are
+     * told -ERANGE; rank 0 runs it all. */
+    if (rank == 0) {
+        long first;
+        unsigned long n, got = 0;
+        CHECK(lf_mpi_loop_begin(ml, 0, 0, 300, 1) == 0, "rank 0's entry");
+        MPI_Barrier(MPI_COMM_WORLD);
+        while (lf_mpi_loop_next(ml, 0, &first, &n))
+            got += n;
+        lf_mpi_loop_end(ml, 0);
+        CHECK(got == 300, "rank 0 alone ran %lu of 300", got);
+    } else {
+        long first;
+        unsigned long n;
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(lf_mpi_loop_begin(ml, 0, 0, 400, 1) == -ERANGE, "other bounds");
+        CHECK(lf_mpi_loop_next(ml, 0, &first, &n) == 0, "a chunk after -ERANGE");
+    }
+    /* The handle goes on. */
+    run_loop(ml, 1, 10, -10, -1, "after -ERANGE");
+    lf_mpi_loop_destroy(ml);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int T = argc > 2 ? atoi(argv[2]) : 1;
+    enum lf_mpi_mode m = argc > 3 && strcmp(argv[3], "master") == 0 ? LF_MPI_MASTER
+                                                                      : LF_MPI_ONE_SIDED;
+    int want = strcmp(mode, "badargs") == 0 ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, got;
+    MPI_Init_thread(&argc, &argv, want, &got);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (got < want) {
+        if (rank == 0)
+            printf("skipped: MPI provides thread level %d < %d\n", got, want);
+        MPI_Finalize();
+        return 77;
+    }
+    counts = calloc(1000000, 1);
+    sum = calloc(1000000, 1);
+    if (strcmp(mode, "cover") == 0 && T >= 1)
+        cover(T, m);
+    else if (strcmp(mode, "late") == 0 && T >= 1)
+        late(T, m);
+    else if (strcmp(mode, "badargs") == 0)
+        badargs();
+    else {
+        if (rank == 0)
+            fprintf(stderr, "usage: test_mpi cover|late THREADS [master] | test_mpi badargs\n");
+        MPI_Finalize();
+        return 2;
+    }
+    int all;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s %s T=%d on %d ranks: %s\n", mode, m == LF_MPI_MASTER ? "master" : "one-sided",
+               T, nranks, all ? "FAIL" : "ok");
+    free(counts);
+    free(sum);
+    MPI_Finalize();
+    return all ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# tests/test_mpi.sh - loops across MPI ranks under mpirun: exactly once for
+# every schedule on 1-4 ranks x 1-2 threads (one-sided claims), the
+# two-sided master mode, a late rank and an early leaver, refusals of bad
+# arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
+# built or no launcher is found.  Each run has a time limit, so a hang fails
+# instead of stalling make check.
+prog=./tests/test_mpi
+if [ ! -x "$prog" ]; then
+    echo "skipped: no MPI (configure found no MPI library, or no OpenMP for the test)"
+    exit 77
+fi
+run=${MPIRUN:-$(command -v mpirun || command -v mpiexec)}
+if [ -z "$run" ]; then
+    echo "skipped: no MPI launcher (mpirun) in PATH"
+    exit 77
+fi
+# Open MPI on a small VM: more ranks than cores, shared memory only, and
+# root allowed (CI containers run as root).
+export OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
+# Open MPI 4.1.4's osc/rdma over btl/vader crashes in its emulated
+# compare-and-swap (mca_btl_vader_emu_acswap); osc/sm serves one node.
+export OMPI_MCA_osc=${OMPI_MCA_osc:-sm,pt2pt}
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1
+limit=${LF_MPI_TEST_LIMIT:-120}
+fail=0
+one() { # ranks, args...
+    np=$1
+    shift
+    out=$(timeout "$limit" "$run" -np "$np" "$prog" "$@" 2>&1)
+    rc=$?
+    case $rc in
+    0) echo "$out" | tail -1 ;;
+    77) echo "$out" | tail -1 ;;
+    124) echo "FAIL: -np $np $*: no result in ${limit} s (a hang)"; echo "$out" | tail -20; fail=1 ;;
+    *) echo "FAIL: -np $np $* (exit $rc)"; echo "$out" | tail -40; fail=1 ;;
+    esac
+}
+for np in 1 2 3 4; do
+    for t in 1 2; do
+        one $np cover $t
+    done
+done
+one 2 cover 1 master
+one 3 cover 2 master
+one 3 late 1
+one 4 late 2
+one 3 late 1 master
+one 1 badargs
+one 3 badargs
+exit $fail

@@ -24,6 +24,8 @@ export OMPI_MCA_osc=${OMPI_MCA_osc:-sm,pt2pt}
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_mpi_yield_when_idle=1
+# Up to 8 threads on 2 cores: idle OpenMP threads must sleep, not spin.
+export OMP_WAIT_POLICY=passive
 limit=${LF_MPI_TEST_LIMIT:-120}
 fail=0
 one() { # ranks, args...

@@ -44,6 +44,7 @@ struct member {
     int in;           /* inside an instance */
     int in_sub;       /* inside the sub-loop of rank chunk k */
     int done;         /* no more rank chunks for it in this instance */
+    int working;      /* counted in the team's working threads */
     uint64_t k;       /* its current rank chunk */
     uint64_t lo_k;    /* logical start of rank chunk k */
 } __attribute__((aligned(64)));
@@ -64,6 +65,7 @@ struct lf_mpi_loop {
     long lo, incr;  /* its bounds */
     uint64_t nseq;  /* rank chunks claimed */
     int over;       /* the rank level has no more chunks for this rank */
+    int working;    /* threads neither done nor leaving early */
     double t_entry; /* the first thread's entry */
     struct entry ring[LF__MPI_RING];
     struct lf_mpi_stats last;
@@ -298,6 +300,7 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
             ml->incr = incr;
             ml->nseq = 0;
             ml->over = 0;
+            ml->working = ml->T;
             ml->t_entry = MPI_Wtime();
             for (int i = 0; i < LF__MPI_RING; i++)
                 ml->ring[i].seq = UINT64_MAX;
@@ -314,6 +317,7 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
     me->in = 1;
     me->in_sub = 0;
     me->done = 0;
+    me->working = 1;
     me->k = 0;
     if (rc)
         lf_mpi_loop_end(ml, tid); /* entered and left at once (passing its team's chunks) */
@@ -331,8 +335,10 @@ static void leave_chunk(lf_mpi_loop *ml, uint64_t k)
 }
 
 /* Rank chunk k for a thread: 1 and *c when there is one, 0 when the rank
- * level has no more.  The first thread to ask claims it for the team. */
-static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c)
+ * level has no more.  The first working thread to ask claims it for the
+ * team; a thread leaving early (skip) claims nothing: it waits for a
+ * working one to claim, or, when none is left, ends the rank's share. */
+static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int skip)
 {
     unsigned spins = 0;
     for (;;) {
@@ -347,7 +353,12 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c)
             pthread_mutex_unlock(&ml->lock);
             return 0;
         }
-        if (k == ml->nseq && (e->seq == UINT64_MAX || e->left == ml->T)) {
+        if (k == ml->nseq && skip && ml->working == 0) {
+            ml->over = 1; /* the whole team is leaving: the rest is the other ranks' */
+            pthread_mutex_unlock(&ml->lock);
+            return 0;
+        }
+        if (k == ml->nseq && !skip && (e->seq == UINT64_MAX || e->left == ml->T)) {
             /* The entry is free: claim the rank's next chunk into it. */
             if (lf__mpi_rank_claim(&ml->rank, &e->c)) {
                 e->seq = k;
@@ -365,6 +376,17 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c)
         pthread_mutex_unlock(&ml->lock);
         backoff(&spins);
     }
+}
+
+/* Thread me claims no more rank chunks (done, or leaving early). */
+static void stop_working(lf_mpi_loop *ml, struct member *me)
+{
+    if (!me->working)
+        return;
+    me->working = 0;
+    pthread_mutex_lock(&ml->lock);
+    ml->working--;
+    pthread_mutex_unlock(&ml->lock);
 }
 
 /* The sub-loop of a rank chunk of c iterations runs over [LONG_MIN,
@@ -401,8 +423,9 @@ static int next(lf_mpi_loop *ml, int tid, long *first, unsigned long *count, int
         if (me->done)
             return 0;
         struct lf__mpi_chunk c;
-        if (!chunk_of(ml, me->k, &c)) {
+        if (!chunk_of(ml, me->k, &c, skip)) {
             me->done = 1;
+            stop_working(ml, me);
             return 0;
         }
         me->lo_k = c.lo;
@@ -433,6 +456,7 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
     struct member *me = &ml->m[tid];
     long f;
     unsigned long n;
+    stop_working(ml, me);
     if (!me->done || me->in_sub)
         (void)next(ml, tid, &f, &n, 1); /* early: pass the team's remaining chunks */
     me->in = 0;

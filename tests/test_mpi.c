@@ -35,8 +35,8 @@ static int rank, nranks, failures;
 /* Rank-level schedules: every policy of the registry once (the thread
  * level alternates among a few). */
 static const char *const rank_specs[] = {
-    "static", "dynamic,3", "guided", "tss",   "fac2", "wf",   "awf-c", "af",
-    "trad",   "deal",      "dealdyn", "multi", "umr",  "rumr", "as4dr", "fifo", "lifo",
+    "static", "dynamic,3", "guided", "tss", "fac2", "wf",    "awf-c", "af",   "trad",
+    "deal",   "dealdyn",   "multi",  "umr", "rumr", "as4dr", "fifo",  "lifo",
 };
 static const char *const thread_specs[] = {"dynamic,4", "af", "static", "fac2", "guided"};
 #define NSPECS (int)(sizeof rank_specs / sizeof *rank_specs)
@@ -50,9 +50,7 @@ static void bounds(unsigned long trip, long incr, int where, long *lo, long *hi)
 {
     unsigned long span = trip * (unsigned long)(incr > 0 ? incr : -incr);
     if (incr > 0) {
-        *lo = where == 1 ? (long)((unsigned long)LONG_MAX - span)
-              : where == 2 ? LONG_MIN
-                           : -3;
+        *lo = where == 1 ? (long)((unsigned long)LONG_MAX - span) : where == 2 ? LONG_MIN : -3;
         *hi = (long)((unsigned long)*lo + span);
     } else {
         *lo = where == 1 ? LONG_MAX : where == 2 ? (long)((unsigned long)LONG_MIN + span) : 3;
@@ -102,8 +100,8 @@ static void run_loop(lf_mpi_loop *ml, int T, long lo, long hi, long incr, const 
     CHECK(lf_mpi_loop_last_stats(ml, &st) == 0, "%s: stats", what);
     unsigned long mine = st.rank_iters, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
-    CHECK(all == trip && st.iterations == trip, "%s: ranks report %lu iterations of %lu", what,
-          all, trip);
+    CHECK(all == trip && st.iterations == trip, "%s: ranks report %lu iterations of %lu", what, all,
+          trip);
 }
 
 static lf_mpi_loop *make(const char *rs, const char *ts, int T, enum lf_mpi_mode mode)
@@ -131,8 +129,8 @@ static int cover(int T, enum lf_mpi_mode mode)
                 for (int where = 0; where < 3; where++) {
                     long lo, hi;
                     bounds(trips[t], incrs[d], where, &lo, &hi);
-                    snprintf(what, sizeof what, "%s/%s T=%d trip %lu incr %ld at %d",
-                             rank_specs[s], thread_specs[s % 5], T, trips[t], incrs[d], where);
+                    snprintf(what, sizeof what, "%s/%s T=%d trip %lu incr %ld at %d", rank_specs[s],
+                             thread_specs[s % 5], T, trips[t], incrs[d], where);
                     run_loop(ml, T, lo, hi, incrs[d], what);
                 }
         lf_mpi_loop_destroy(ml);
@@ -268,8 +266,8 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
     int T = argc > 2 ? atoi(argv[2]) : 1;
-    enum lf_mpi_mode m = argc > 3 && strcmp(argv[3], "master") == 0 ? LF_MPI_MASTER
-                                                                      : LF_MPI_ONE_SIDED;
+    enum lf_mpi_mode m =
+        argc > 3 && strcmp(argv[3], "master") == 0 ? LF_MPI_MASTER : LF_MPI_ONE_SIDED;
     int want = strcmp(mode, "badargs") == 0 ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, got;
     MPI_Init_thread(&argc, &argv, want, &got);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -297,8 +295,8 @@ int main(int argc, char **argv)
     int all;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%s %s T=%d on %d ranks: %s\n", mode, m == LF_MPI_MASTER ? "master" : "one-sided",
-               T, nranks, all ? "FAIL" : "ok");
+        printf("%s %s T=%d on %d ranks: %s\n", mode, m == LF_MPI_MASTER ? "master" : "one-sided", T,
+               nranks, all ? "FAIL" : "ok");
     free(counts);
     free(sum);
     MPI_Finalize();

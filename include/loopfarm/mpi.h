@@ -80,9 +80,8 @@ LF_API int lf_mpi_loop_create(lf_mpi_loop **out, MPI_Comm comm, int nthreads, co
  * computes nothing itself (the two-sided baseline of DLS4LB-style
  * libraries); with one rank it is -EINVAL. */
 LF_API int lf_mpi_loop_create_mode(lf_mpi_loop **out, MPI_Comm comm, int nthreads,
-                                   const char *rank_spec, const char *thread_spec,
-                                   const char *name, enum lf_mpi_mode mode, char *err,
-                                   size_t errlen);
+                                   const char *rank_spec, const char *thread_spec, const char *name,
+                                   enum lf_mpi_mode mode, char *err, size_t errlen);
 /* Collective: free the handle.  Precondition: no thread is inside a loop
  * of it. */
 LF_API void lf_mpi_loop_destroy(lf_mpi_loop *ml);

@@ -72,7 +72,6 @@ struct lf_mpi_loop {
     struct member m[];
 };
 
-
 /* LF_MPI_SCHEDULE, parsed once per process: a malformed value is reported
  * once and the default used, as LF_SCHEDULE's is. */
 static struct lf__sched env_sched;
@@ -466,8 +465,8 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
         if (ml->begin_rc == 0)
             lf__mpi_rank_end(&ml->rank);
         double now = MPI_Wtime();
-        ml->last = (struct lf_mpi_stats){ml->n, ml->rank.iters, ml->rank.chunks,
-                                         now - ml->t_entry, ml->rank.claim_s};
+        ml->last = (struct lf_mpi_stats){ml->n, ml->rank.iters, ml->rank.chunks, now - ml->t_entry,
+                                         ml->rank.claim_s};
     }
     pthread_mutex_unlock(&ml->lock);
 }

@@ -30,3 +30,12 @@ endif
 endif
 # Says "skipped: no MPI" when the library or mpirun is absent.
 TESTS += tests/test_mpi.sh
+
+# The per-claim cost of the one-sided claim against the two-sided master
+# round trip (BENCHMARKS.md, "Across MPI ranks"); never run by make check.
+EXTRA_DIST += bench/lf-mpi-claim-cost.c
+if HAVE_MPI
+noinst_PROGRAMS += bench/lf-mpi-claim-cost
+bench_lf_mpi_claim_cost_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+bench_lf_mpi_claim_cost_LDADD = libloopfarm-mpi.la $(MPI_LIBS)
+endif

@@ -6,6 +6,8 @@
  * Run under mpirun by tests/test_mpi.sh:
  *   test_mpi cover THREADS [master]   the exactly-once matrix
  *   test_mpi late THREADS [master]    a late rank, an early leaver
+ *   test_mpi stage THREADS [master]   inputs owned by ranks read exactly,
+ *                                     results returned to their owners
  *   test_mpi badargs                  refusals (MPI_THREAD_FUNNELED on purpose)
  * Exit 0 on every rank when all checks pass, 1 otherwise.
  */
@@ -189,6 +191,108 @@ static int late(int T, enum lf_mpi_mode mode)
     return 0;
 }
 
+/* The input of logical iteration k, and its result. */
+static uint64_t value_of(uint64_t k)
+{
+    uint64_t x = k * 0x9e3779b97f4a7c15ULL + 12345;
+    return x ^ (x >> 29);
+}
+static uint64_t result_of(uint64_t k)
+{
+    return value_of(k) * 3 + 1;
+}
+
+/* A loop over data owned unevenly by the ranks (rank j owns about
+ * (2j + 1) / P^2 of it, rank 0 the least): every input read as its owner
+ * holds it, every result in its owner's block after lf_mpi_data_sync. */
+static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned long n, long incr)
+{
+    lf_mpi_loop *ml = make(rs, "dynamic,3", T, mode);
+    if (!ml)
+        return;
+    unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
+    for (int j = 0; j <= nranks; j++)
+        home[j] = (unsigned long)((double)n * j * j / ((double)nranks * nranks));
+    home[nranks] = n;
+    unsigned long mine = home[rank + 1] - home[rank];
+    uint64_t *in = malloc((mine ? mine : 1) * sizeof *in);
+    uint64_t *out = calloc(mine ? mine : 1, sizeof *out);
+    for (unsigned long k = 0; k < mine; k++)
+        in[k] = value_of(home[rank] + k);
+    lf_mpi_data *d;
+    char err[512];
+    int rc = lf_mpi_data_create(&d, ml, home, in, sizeof *in, out, sizeof *out, err, sizeof err);
+    CHECK(rc == 0, "data: %s", err);
+    if (rc)
+        return;
+    long lo, hi;
+    bounds(n, incr, incr > 0 ? 0 : 1, &lo, &hi);
+    memset(counts, 0, n);
+    int bad = 0;
+#pragma omp parallel num_threads(T) reduction(+ : bad)
+    {
+        int tid = omp_get_thread_num();
+        long first;
+        unsigned long c;
+        if (lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, d) != 0)
+            bad++;
+        while (lf_mpi_loop_next(ml, tid, &first, &c)) {
+            const uint64_t *src = lf_mpi_loop_input(ml, tid);
+            uint64_t *dst = lf_mpi_loop_output(ml, tid);
+            if (!src || !dst) {
+                bad++;
+                continue;
+            }
+            for (unsigned long j = 0; j < c; j++) {
+                long i = (long)((unsigned long)first + j * (unsigned long)incr);
+                unsigned long k = (incr > 0 ? (unsigned long)i - (unsigned long)lo
+                                            : (unsigned long)lo - (unsigned long)i) /
+                                  (unsigned long)(incr > 0 ? incr : -incr);
+                if (k >= n || src[j] != value_of(k))
+                    bad++;
+                else
+                    __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
+                dst[j] = result_of(k);
+            }
+        }
+        lf_mpi_loop_end(ml, tid);
+    }
+    CHECK(bad == 0, "%s T=%d n=%lu: %d inputs not as their owner holds them", rs, T, n, bad);
+    lf_mpi_data_sync(d);
+    MPI_Allreduce(counts, sum, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0, lost = 0;
+    for (unsigned long k = 0; k < n; k++)
+        wrong += sum[k] != 1;
+    for (unsigned long k = 0; k < mine; k++)
+        lost += out[k] != result_of(home[rank] + k);
+    CHECK(wrong == 0 && lost == 0,
+          "%s T=%d n=%lu: %lu iterations not run once, %lu of this rank's %lu results missing", rs,
+          T, n, wrong, lost, mine);
+    struct lf_mpi_stats st;
+    lf_mpi_loop_last_stats(ml, &st);
+    unsigned long staged = st.staged_iters, all_staged;
+    MPI_Allreduce(&staged, &all_staged, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(all_staged <= n && st.staged_iters <= st.rank_iters, "staged %lu of %lu", all_staged, n);
+    CHECK(st.beta_ns >= 0 && st.stage_ns_per_iter >= 0 && st.stage_seconds >= 0,
+          "negative staging costs");
+    lf_mpi_data_destroy(d);
+    lf_mpi_loop_destroy(ml);
+    free(in);
+    free(out);
+    free(home);
+}
+
+static int stage(int T, enum lf_mpi_mode mode)
+{
+    const char *specs[] = {"fac2", "af", "umr", "rumr", "static", "dynamic,13"};
+    for (int s = 0; s < 6; s++) {
+        staged_loop(specs[s], T, mode, 20011, 1);
+        staged_loop(specs[s], T, mode, (unsigned long)nranks, -7);
+    }
+    staged_loop("fac2", T, mode, 1, 1);
+    return 0;
+}
+
 /* Refusals: collective calls answer the same on every rank, with the
  * reason, and nobody waits for ever. */
 static int badargs(void)
@@ -258,6 +362,32 @@ static int badargs(void)
     }
     /* The handle goes on. */
     run_loop(ml, 1, 10, -10, -1, "after -ERANGE");
+
+    /* Data: one rank's homes out of order, then a loop of another size. */
+    unsigned long home[65];
+    for (int j = 0; j <= nranks && j < 64; j++)
+        home[j] = (unsigned long)j * 10;
+    if (rank == nranks - 1 && nranks > 1)
+        home[1] = 15, home[0] = 16;
+    uint64_t blk[10], res[10];
+    lf_mpi_data *d = (lf_mpi_data *)&d;
+    err[0] = '\0';
+    rc = lf_mpi_data_create(&d, ml, home, blk, 8, res, 8, err, sizeof err);
+    if (nranks > 1)
+        CHECK(rc == -EINVAL && strstr(err, want) && !d, "bad homes on one rank: %d %s", rc, err);
+    else
+        CHECK(rc == 0, "good homes: %d %s", rc, err);
+    if (nranks > 1) {
+        for (int j = 0; j <= nranks; j++)
+            home[j] = (unsigned long)j * 10;
+        rc = lf_mpi_data_create(&d, ml, home, blk, 8, res, 8, err, sizeof err);
+        CHECK(rc == 0, "good homes: %d %s", rc, err);
+    }
+    if (rc == 0) {
+        CHECK(lf_mpi_loop_begin_data(ml, 0, 0, 5, 1, d) == -EINVAL, "data of another size");
+        CHECK(lf_mpi_loop_input(ml, 0) == NULL, "an input outside a loop");
+        lf_mpi_data_destroy(d);
+    }
     lf_mpi_loop_destroy(ml);
     return 0;
 }
@@ -284,11 +414,14 @@ int main(int argc, char **argv)
         cover(T, m);
     else if (strcmp(mode, "late") == 0 && T >= 1)
         late(T, m);
+    else if (strcmp(mode, "stage") == 0 && T >= 1)
+        stage(T, m);
     else if (strcmp(mode, "badargs") == 0)
         badargs();
     else {
         if (rank == 0)
-            fprintf(stderr, "usage: test_mpi cover|late THREADS [master] | test_mpi badargs\n");
+            fprintf(stderr,
+                    "usage: test_mpi cover|late|stage THREADS [master] | test_mpi badargs\n");
         MPI_Finalize();
         return 2;
     }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/test_mpi.sh - loops across MPI ranks under mpirun: exactly once for
 # every schedule on 1-4 ranks x 1-2 threads (one-sided claims), the
-# two-sided master mode, a late rank and an early leaver, refusals of bad
+# two-sided master mode, a late rank and an early leaver, inputs owned by
+# ranks read exactly and results returned to their owners, refusals of bad
 # arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
 # built or no launcher is found.  Each run has a time limit, so a hang fails
 # instead of stalling make check.
@@ -53,6 +54,10 @@ one 3 cover 2 master
 one 3 late 1
 one 4 late 2
 one 3 late 1 master
+one 1 stage 1
+one 2 stage 2
+one 4 stage 1
+one 3 stage 1 master
 one 1 badargs
 one 3 badargs
 exit $fail

@@ -100,15 +100,67 @@ LF_API int lf_mpi_loop_next(lf_mpi_loop *ml, int tid, long *first, unsigned long
 LF_API void lf_mpi_loop_end(lf_mpi_loop *ml, int tid);
 
 /* What this rank did in the latest loop of the handle that its whole
- * team left. */
+ * team left, and the affine costs it measured (Yang & Casanova, "UMR: a
+ * multi-round algorithm for scheduling divisible workloads", IPDPS 2003,
+ * eqs. 1-2: a chunk of c iterations computes in alpha + c / S and, when
+ * its input lives on other ranks, is fetched in beta + c / B); 0 where
+ * nothing was measured. */
 struct lf_mpi_stats {
-    unsigned long iterations;  /* the loop's trip count */
-    unsigned long rank_iters;  /* iterations this rank's team computed */
-    unsigned long rank_chunks; /* rank chunks it claimed, calibration included */
-    double seconds;            /* from its first thread's entry to its last's exit */
-    double claim_seconds;      /* time spent claiming rank chunks */
+    unsigned long iterations;   /* the loop's trip count */
+    unsigned long rank_iters;   /* iterations this rank's team computed */
+    unsigned long rank_chunks;  /* rank chunks it claimed, calibration included */
+    unsigned long staged_iters; /* of its iterations, those whose input it fetched */
+    double seconds;             /* from its first thread's entry to its last's exit */
+    double claim_seconds;       /* time spent claiming rank chunks */
+    double stage_seconds;       /* time spent fetching inputs and returning results */
+    double ns_per_iter;         /* 1 / S: its team's compute time per iteration */
+    double alpha_ns;            /* compute latency per rank chunk */
+    double beta_ns;             /* staging latency per staged chunk (weighted by the
+                                   share of its chunks that were staged) */
+    double stage_ns_per_iter;   /* 1 / B, per iteration (weighted likewise) */
 };
 LF_API int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out);
+
+/* ---- Data owned by ranks: staging by MPI_Get, results returned ---- */
+
+/* A loop's input and output, block-distributed over the ranks by logical
+ * iteration (opaque). */
+typedef struct lf_mpi_data lf_mpi_data;
+
+/* Collective over ml's communicator: rank j owns logical iterations
+ * [home[j], home[j + 1]) of the loops this data serves (home: P + 1
+ * ascending entries, home[0] = 0, the same on every rank, P the
+ * communicator's size).  Iteration k's input is in_elem bytes, at
+ * (const char *)in_local + (k - home[j]) * in_elem on its owner j; its
+ * result, out_elem bytes, goes to (char *)out_local + (k - home[j]) *
+ * out_elem on the owner (in_elem or out_elem 0: no input, no output).
+ * The input must not change, and the owner must not touch its out_local,
+ * while a loop with this data runs.  Returns 0; -EINVAL (same message on
+ * every rank, naming the rank) for homes that are not ascending from 0 or
+ * differ between ranks, a NULL block with elements, both sizes 0;
+ * -ENOMEM. */
+LF_API int lf_mpi_data_create(lf_mpi_data **out, lf_mpi_loop *ml, const unsigned long *home,
+                              const void *in_local, size_t in_elem, void *out_local,
+                              size_t out_elem, char *err, size_t errlen);
+/* Collective: free it (no loop with it may be running). */
+LF_API void lf_mpi_data_destroy(lf_mpi_data *d);
+/* lf_mpi_loop_begin for a loop whose data is d (NULL: none): every thread
+ * of every rank passes the same d.  -EINVAL as lf_mpi_loop_begin, and
+ * when the loop's trip count is not d's home[P]. */
+LF_API int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr,
+                                  lf_mpi_data *d);
+/* Thread tid's current chunk (from the latest lf_mpi_loop_next) in a loop
+ * with data: its input, where the element of the chunk's j-th iteration
+ * is at (const char *)result + j * in_elem (fetched from its owners with
+ * MPI_Get when they are other ranks, in place when this rank owns it);
+ * and where the body writes its results, likewise with out_elem (returned
+ * to their owners once the rank's team completed the rank chunk).  NULL
+ * without such a chunk or data. */
+LF_API const void *lf_mpi_loop_input(lf_mpi_loop *ml, int tid);
+LF_API void *lf_mpi_loop_output(lf_mpi_loop *ml, int tid);
+/* Collective: every result of the loops run so far is in its owner's
+ * out_local when it returns (call it after the loops, on every rank). */
+LF_API int lf_mpi_data_sync(lf_mpi_data *d);
 
 #ifdef __cplusplus
 }

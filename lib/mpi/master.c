@@ -238,7 +238,7 @@ int lf__mpi_master_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
         if (!m->nret)
             return 0;
         struct range g = m->ret[--m->nret]; /* given back after the others left */
-        *c = (struct lf__mpi_chunk){g.lo, g.n, 0.0, 0};
+        *c = (struct lf__mpi_chunk){.lo = g.lo, .n = g.n};
         return 1;
     }
     if (m->over)
@@ -251,7 +251,7 @@ int lf__mpi_master_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
         m->over = 1;
         return 0;
     }
-    *c = (struct lf__mpi_chunk){m->reply[0], m->reply[1], 0.0, 0};
+    *c = (struct lf__mpi_chunk){.lo = m->reply[0], .n = m->reply[1]};
     request(r); /* the next chunk travels while this one computes */
     return 1;
 }

@@ -9,9 +9,13 @@
  *   rank.c    one rank's side of a loop instance: entry, claim, completed
  *             chunk (statistics published one-sided), exit
  *   master.c  the two-sided mode: rank 0 serves claims by message
+ *   staging.c data owned by ranks: windows over their blocks, a rank
+ *             chunk's inputs fetched by MPI_Get, its results returned by
+ *             MPI_Put
  *   team.c    the public API: the rank's threads share each rank chunk
  *             through the node dispatcher's public lf_loop
- * Calls go one way: team uses rank; rank uses window and master.
+ * Calls go one way: team uses rank and staging; rank uses window and
+ * master.
  *
  * The slot ring mirrors the node dispatcher's (lib/dispatch/dispatch.h):
  * instance g of a handle's loops uses slot g % LF__MPI_RING; every rank
@@ -79,8 +83,10 @@ void lf__mpi_put_block(const struct lf__mpi_win *w, MPI_Aint off, int n, const u
 /* A rank chunk: logical iterations [lo, lo + n) of the instance. */
 struct lf__mpi_chunk {
     uint64_t lo, n;
-    double t_claim; /* MPI_Wtime when it was handed out */
-    int calib;      /* claimed during the calibration phase */
+    double t_claim;  /* MPI_Wtime when it was handed out */
+    int calib;       /* claimed during the calibration phase */
+    uint64_t remote; /* iterations whose data other ranks own */
+    double stage_ns; /* time fetching its inputs and returning its results */
 };
 
 struct lf__mpi_master;
@@ -107,7 +113,10 @@ struct lf__mpi_rank {
     double t_entry;    /* this rank's entry */
     double t_prev_end; /* when its previous chunk ended */
     double claim_s;    /* time spent claiming */
-    uint64_t chunks, iters;
+    double busy_s;     /* time its team computed */
+    double stage_s;    /* time staging */
+    uint64_t chunks, iters, staged_iters;
+    struct lf__exec_costs costs; /* its affine costs (seed 003) */
     struct lf__view view;
     struct lf__wstat *w; /* P statistics slots: this rank's own, the others' as last read */
     uint64_t *cal0;      /* P */
@@ -130,6 +139,45 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
 void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c);
 /* The rank leaves the instance. */
 void lf__mpi_rank_end(struct lf__mpi_rank *r);
+
+/* ---- Data owned by ranks (staging.c) ---- */
+
+struct lf_mpi_loop;
+/* The communicator of a handle (team.c); MPI_COMM_NULL for NULL. */
+MPI_Comm lf__mpi_loop_comm(const struct lf_mpi_loop *ml);
+
+/* What loopfarm/mpi.h's lf_mpi_data is. */
+struct lf_mpi_data {
+    MPI_Comm comm;
+    int P, me;
+    unsigned long *home; /* P + 1 */
+    const char *in;
+    char *out;
+    size_t in_elem, out_elem;
+    MPI_Win win_in, win_out; /* MPI_WIN_NULL when there is no input, output */
+};
+
+/* A rank chunk's buffers: where its input is (in_at: the copy, or the
+ * owner's block in place when this rank owns the whole chunk) and where
+ * its results go (out_at: likewise). */
+struct lf__mpi_buf {
+    char *in, *out;
+    size_t in_cap, out_cap;
+    const char *in_at;
+    char *out_at;
+};
+
+/* Make chunk [lo, lo + n)'s input reachable at b->in_at, fetching what
+ * other ranks own (MPI_Get, complete when it returns), and point b->out_at
+ * where its results are to be written.  Returns the iterations whose data
+ * other ranks own.  A buffer that cannot be allocated is reported and the
+ * job aborted (the input has nowhere else to go). */
+uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
+                          struct lf__mpi_buf *b);
+/* The results of chunk [lo, lo + n), written at b->out_at, go to their
+ * owners (MPI_Put, complete at the owners when it returns). */
+void lf__mpi_stage_out(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
+                       const struct lf__mpi_buf *b);
 
 /* ---- Two-sided mode (master.c) ---- */
 

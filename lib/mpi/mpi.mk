@@ -4,6 +4,7 @@
 # core (policies, executor protocol, dispatcher, platform) and exports the
 # lf_mpi_ names only.
 EXTRA_DIST += lib/mpi/mpi.h lib/mpi/window.c lib/mpi/rank.c lib/mpi/master.c lib/mpi/team.c \
+	lib/mpi/staging.c \
 	include/loopfarm/mpi.h tests/test_mpi.sh tests/test_mpi.c doc/mpi.md
 if HAVE_MPI
 lib_LTLIBRARIES += libloopfarm-mpi.la
@@ -13,6 +14,7 @@ libloopfarm_mpi_la_SOURCES = \
 	lib/mpi/window.c \
 	lib/mpi/rank.c \
 	lib/mpi/master.c \
+	lib/mpi/staging.c \
 	lib/mpi/team.c
 libloopfarm_mpi_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING $(MPI_CFLAGS)
 libloopfarm_mpi_la_LIBADD = libloopfarm-core.la $(MPI_LIBS) $(HWLOC_LIBS) $(PAPI_LIBS) -lm

@@ -117,8 +117,9 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, uint64_t fp)
     r->n = n;
     r->stopped = 0;
     r->k = 0;
-    r->chunks = r->iters = 0;
-    r->claim_s = 0.0;
+    r->chunks = r->iters = r->staged_iters = 0;
+    r->claim_s = r->busy_s = r->stage_s = 0.0;
+    memset(&r->costs, 0, sizeof r->costs);
     r->t_entry = r->t_prev_end = MPI_Wtime();
     /* The first rank in fixes the bounds and the instance's clock origin. */
     uint64_t seen = lf__mpi_cas(&r->win, ctl(r, LF__MW_FP), 0, fp);
@@ -258,7 +259,7 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
     lf__exec_chunk_begin(&r->ex, r->win.rank, now, n);
     if (r->timed)
         publish(r);
-    *c = (struct lf__mpi_chunk){lo, n, t1, want != 0};
+    *c = (struct lf__mpi_chunk){.lo = lo, .n = n, .t_claim = t1, .calib = want != 0};
     return 1;
 }
 
@@ -266,7 +267,16 @@ void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
 {
     double t = MPI_Wtime();
     r->iters += c->n;
-    uint64_t busy = (uint64_t)((t - c->t_claim) * 1e9);
+    r->staged_iters += c->remote;
+    r->stage_s += c->stage_ns * 1e-9;
+    /* Compute: from the claim to the team's last thread out, less staging. */
+    double span = (t - c->t_claim) * 1e9;
+    uint64_t busy = span > c->stage_ns ? (uint64_t)(span - c->stage_ns) : 1;
+    r->busy_s += (double)busy * 1e-9;
+    /* Seed 003's affine costs of this rank: its chunks' data is local once
+     * staged. */
+    lf__exec_costs_add(&r->ex, &r->costs, r->win.rank, (double)c->n, (double)busy, c->remote > 0,
+                       c->stage_ns, 1);
     if (r->master) {
         /* The master keeps the statistics it sizes from: tell it. */
         lf__mpi_master_done(r, c->n, busy);

@@ -37,6 +37,7 @@ struct entry {
     uint64_t seq; /* the rank chunk it holds; UINT64_MAX: none */
     int left;     /* threads that have left its sub-loop */
     struct lf__mpi_chunk c;
+    struct lf__mpi_buf buf; /* its staged input and its results (staging.c) */
 };
 
 struct member {
@@ -47,6 +48,8 @@ struct member {
     int working;      /* counted in the team's working threads */
     uint64_t k;       /* its current rank chunk */
     uint64_t lo_k;    /* logical start of rank chunk k */
+    uint64_t first;   /* logical start of its current chunk */
+    int has_chunk;    /* lf_mpi_loop_next handed it one that is current */
 } __attribute__((aligned(64)));
 
 struct lf_mpi_loop {
@@ -57,16 +60,17 @@ struct lf_mpi_loop {
     lf_loop *sub;
     lf_schedule *tsched;
     /* The team's instance, under lock. */
-    uint64_t cur;   /* instances begun by the team */
-    int joined;     /* threads that entered the current one */
-    int left;       /* threads that left it */
-    int begin_rc;   /* what the rank's entry answered */
-    uint64_t n;     /* its trip count */
-    long lo, incr;  /* its bounds */
-    uint64_t nseq;  /* rank chunks claimed */
-    int over;       /* the rank level has no more chunks for this rank */
-    int working;    /* threads neither done nor leaving early */
-    double t_entry; /* the first thread's entry */
+    uint64_t cur;      /* instances begun by the team */
+    int joined;        /* threads that entered the current one */
+    int left;          /* threads that left it */
+    int begin_rc;      /* what the rank's entry answered */
+    uint64_t n;        /* its trip count */
+    long lo, incr;     /* its bounds */
+    lf_mpi_data *data; /* its data, or NULL */
+    uint64_t nseq;     /* rank chunks claimed */
+    int over;          /* the rank level has no more chunks for this rank */
+    int working;       /* threads neither done nor leaving early */
+    double t_entry;    /* the first thread's entry */
     struct entry ring[LF__MPI_RING];
     struct lf_mpi_stats last;
     struct member m[];
@@ -251,6 +255,10 @@ void lf_mpi_loop_destroy(lf_mpi_loop *ml)
     if (!ml)
         return;
     lf__mpi_rank_free(&ml->rank);
+    for (int i = 0; i < LF__MPI_RING; i++) {
+        free(ml->ring[i].buf.in);
+        free(ml->ring[i].buf.out);
+    }
     lf_loop_destroy(ml->sub);
     lf_schedule_free(ml->tsched);
     pthread_mutex_destroy(&ml->lock);
@@ -272,12 +280,24 @@ static uint64_t fingerprint(uint64_t n, long lo, long incr)
     return h ? h : 1;
 }
 
+MPI_Comm lf__mpi_loop_comm(const struct lf_mpi_loop *ml)
+{
+    return ml ? ml->rank.win.comm : MPI_COMM_NULL;
+}
+
 int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
+{
+    return lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, NULL);
+}
+
+int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr, lf_mpi_data *d)
 {
     if (!ml || tid < 0 || tid >= ml->T || incr == 0 || ml->m[tid].in)
         return -EINVAL;
     struct member *me = &ml->m[tid];
     uint64_t n = lf_trip_count(lo, hi, incr, NULL);
+    if (d && (d->comm != ml->rank.win.comm || d->home[d->P] != n))
+        return -EINVAL; /* not this handle's data, or not this loop's size */
     uint64_t g = me->entered;
     unsigned spins = 0;
     int rc;
@@ -286,7 +306,7 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
         if (ml->cur == g + 1) {
             /* The team's instance g is open: join it. */
             rc = ml->begin_rc;
-            if (!rc && (ml->n != n || (n && (ml->lo != lo || ml->incr != incr))))
+            if (!rc && (ml->n != n || ml->data != d || (n && (ml->lo != lo || ml->incr != incr))))
                 rc = -ERANGE; /* not the bounds its team started with */
             break;
         }
@@ -297,6 +317,7 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
             ml->n = n;
             ml->lo = lo;
             ml->incr = incr;
+            ml->data = d;
             ml->nseq = 0;
             ml->over = 0;
             ml->working = ml->T;
@@ -329,8 +350,15 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
 static void leave_chunk(lf_mpi_loop *ml, uint64_t k)
 {
     struct entry *e = &ml->ring[k % LF__MPI_RING];
-    if (++e->left == ml->T)
-        lf__mpi_rank_done(&ml->rank, &e->c);
+    if (++e->left < ml->T)
+        return;
+    if (ml->data) {
+        /* Its results go to their owners (seed 002's return). */
+        double t = MPI_Wtime();
+        lf__mpi_stage_out(ml->data, e->c.lo, e->c.n, &e->buf);
+        e->c.stage_ns += (MPI_Wtime() - t) * 1e9;
+    }
+    lf__mpi_rank_done(&ml->rank, &e->c);
 }
 
 /* Rank chunk k for a thread: 1 and *c when there is one, 0 when the rank
@@ -360,6 +388,13 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
         if (k == ml->nseq && !skip && (e->seq == UINT64_MAX || e->left == ml->T)) {
             /* The entry is free: claim the rank's next chunk into it. */
             if (lf__mpi_rank_claim(&ml->rank, &e->c)) {
+                if (ml->data) {
+                    /* Its input, fetched from its owners before any thread
+                     * computes it; the others may still compute chunk k - 1. */
+                    double t = MPI_Wtime();
+                    e->c.remote = lf__mpi_stage_in(ml->data, e->c.lo, e->c.n, &e->buf);
+                    e->c.stage_ns = (MPI_Wtime() - t) * 1e9;
+                }
                 e->seq = k;
                 e->left = 0;
                 ml->nseq++;
@@ -402,6 +437,7 @@ static long sub_hi(uint64_t c)
 static int next(lf_mpi_loop *ml, int tid, long *first, unsigned long *count, int skip)
 {
     struct member *me = &ml->m[tid];
+    me->has_chunk = 0;
     for (;;) {
         if (me->in_sub) {
             long f;
@@ -410,6 +446,8 @@ static int next(lf_mpi_loop *ml, int tid, long *first, unsigned long *count, int
                 uint64_t k = me->lo_k + ((unsigned long)f - (unsigned long)LONG_MIN);
                 *first = (long)((unsigned long)ml->lo + k * (unsigned long)ml->incr);
                 *count = n;
+                me->first = k;
+                me->has_chunk = 1;
                 return 1;
             }
             lf_loop_end(ml->sub, tid);
@@ -464,11 +502,46 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
         /* The team's last thread out: the rank leaves the instance. */
         if (ml->begin_rc == 0)
             lf__mpi_rank_end(&ml->rank);
-        double now = MPI_Wtime();
-        ml->last = (struct lf_mpi_stats){ml->n, ml->rank.iters, ml->rank.chunks, now - ml->t_entry,
-                                         ml->rank.claim_s};
+        const struct lf__mpi_rank *r = &ml->rank;
+        const struct lf__wstat *w = &r->w[r->win.rank];
+        ml->last = (struct lf_mpi_stats){
+            .iterations = ml->n,
+            .rank_iters = r->iters,
+            .rank_chunks = r->chunks,
+            .staged_iters = r->staged_iters,
+            .seconds = MPI_Wtime() - ml->t_entry,
+            .claim_seconds = r->claim_s,
+            .stage_seconds = r->stage_s,
+            .ns_per_iter = r->iters ? r->busy_s * 1e9 / (double)r->iters : 0.0,
+            .alpha_ns = lf__word_getd(&w->comp_lat_ns),
+            .beta_ns = lf__word_getd(&w->stage_lat_ns),
+            .stage_ns_per_iter = lf__word_getd(&w->stage_ns_per_iter),
+        };
     }
     pthread_mutex_unlock(&ml->lock);
+}
+
+/* Where element j of thread tid's current chunk is in a rank chunk's
+ * buffer at base (elements of elem bytes). */
+static char *elem_of(const lf_mpi_loop *ml, int tid, const char *base, size_t elem)
+{
+    const struct member *me = &ml->m[tid];
+    const struct entry *e = &ml->ring[me->k % LF__MPI_RING];
+    return base ? (char *)base + (me->first - e->c.lo) * elem : NULL;
+}
+
+const void *lf_mpi_loop_input(lf_mpi_loop *ml, int tid)
+{
+    if (!ml || tid < 0 || tid >= ml->T || !ml->m[tid].has_chunk || !ml->data)
+        return NULL;
+    return elem_of(ml, tid, ml->ring[ml->m[tid].k % LF__MPI_RING].buf.in_at, ml->data->in_elem);
+}
+
+void *lf_mpi_loop_output(lf_mpi_loop *ml, int tid)
+{
+    if (!ml || tid < 0 || tid >= ml->T || !ml->m[tid].has_chunk || !ml->data)
+        return NULL;
+    return elem_of(ml, tid, ml->ring[ml->m[tid].k % LF__MPI_RING].buf.out_at, ml->data->out_elem);
 }
 
 int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out)

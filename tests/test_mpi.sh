@@ -60,4 +60,21 @@ one 4 stage 1
 one 3 stage 1 master
 one 1 badargs
 one 3 badargs
+# lf-bench --mpi: every schedule's result checked against T1's (exit 3 when
+# wrong), a bad option refused with exit 2.
+bench=./bench/lf-bench
+if [ -x ./bench/lf-bench-mpi ] && [ -x "$bench" ]; then
+    out=$(timeout "$limit" "$run" -np 3 "$bench" --mpi --kernel triangle --n 3000 --grain 200 \
+        --threads 2 --slow 2:3 --reps 1 \
+        --schedules block,lf:fac2,lf:af,master:dynamic,1,master:fac2 2>&1)
+    rc=$?
+    if [ $rc != 0 ] || [ "$(echo "$out" | grep -c '^triangle')" != 5 ]; then
+        echo "FAIL: lf-bench --mpi (exit $rc)"; echo "$out" | tail -20; fail=1
+    else
+        echo "lf-bench --mpi: 5 schedules, results right"
+    fi
+    timeout "$limit" "$run" -np 2 "$bench" --mpi --slow 7:2 >/dev/null 2>&1
+    rc=$?
+    [ $rc = 2 ] || { echo "FAIL: lf-bench --mpi --slow 7:2 on 2 ranks exits $rc, not 2"; fail=1; }
+fi
 exit $fail

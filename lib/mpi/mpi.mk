@@ -41,3 +41,17 @@ noinst_PROGRAMS += bench/lf-mpi-claim-cost
 bench_lf_mpi_claim_cost_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 bench_lf_mpi_claim_cost_LDADD = libloopfarm-mpi.la $(MPI_LIBS)
 endif
+
+# lf-bench across ranks: `mpirun -np P lf-bench --mpi ...` becomes
+# lf-bench-mpi (the kernels and rows of bench/libbench.la).
+EXTRA_DIST += bench/lf-bench-mpi.c
+if HAVE_MPI
+if HAVE_OPENMP
+bin_PROGRAMS += bench/lf-bench-mpi
+bench_lf_bench_mpi_SOURCES = bench/lf-bench-mpi.c
+bench_lf_bench_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+bench_lf_bench_mpi_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_lf_bench_mpi_LDADD = bench/libbench.la libloopfarm-mpi.la libloopfarm.la $(MPI_LIBS) -lm
+bench_lf_bench_mpi_LDFLAGS = $(OPENMP_CFLAGS)
+endif
+endif

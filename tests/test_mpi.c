@@ -8,6 +8,8 @@
  *   test_mpi late THREADS [master]    a late rank, an early leaver
  *   test_mpi stage THREADS [master]   inputs owned by ranks read exactly,
  *                                     results returned to their owners
+ *   test_mpi stream THREADS           rank 0 appends items while the loop
+ *                                     runs: each handed out once
  *   test_mpi badargs                  refusals (MPI_THREAD_FUNNELED on purpose)
  * Exit 0 on every rank when all checks pass, 1 otherwise.
  */
@@ -293,6 +295,73 @@ static int stage(int T, enum lf_mpi_mode mode)
     return 0;
 }
 
+/* A stream: rank 0's producer thread (outside its team) appends batches
+ * with pauses, then closes; every rank's team takes items as they come. */
+static void stream_loop(const char *rs, int T)
+{
+    lf_mpi_loop *ml = make(rs, "dynamic,2", T, LF_MPI_ONE_SIDED);
+    if (!ml)
+        return;
+    unsigned long total = 0;
+    for (int b = 0; b < 40; b++)
+        total += (unsigned long)(b * 37 % 101);
+    memset(counts, 0, total);
+    int bad = 0;
+    int producer = rank == 0;
+#pragma omp parallel num_threads(T + producer) reduction(+ : bad)
+    {
+        int tid = omp_get_thread_num();
+        if (tid == T) {
+            for (int b = 0; b < 40; b++) {
+                if (lf_mpi_stream_append(ml, (unsigned long)(b * 37 % 101)) != 0)
+                    bad++;
+                if (b % 8 == 0)
+                    nap(1);
+            }
+            lf_mpi_stream_close(ml);
+        } else {
+            long first;
+            unsigned long c;
+            if (lf_mpi_loop_begin_stream(ml, tid) != 0)
+                bad++;
+            while (lf_mpi_loop_next(ml, tid, &first, &c))
+                for (unsigned long j = 0; j < c; j++) {
+                    unsigned long k = (unsigned long)first + j;
+                    if (k >= total)
+                        bad++;
+                    else
+                        __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
+                }
+            lf_mpi_loop_end(ml, tid);
+        }
+    }
+    CHECK(bad == 0, "stream %s: an item beyond the %lu appended, or a refused call", rs, total);
+    MPI_Allreduce(counts, sum, (int)total, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0;
+    for (unsigned long k = 0; k < total; k++)
+        wrong += sum[k] != 1;
+    CHECK(wrong == 0, "stream %s T=%d: %lu of %lu items not handed out once", rs, T, wrong, total);
+    struct lf_mpi_stats st;
+    lf_mpi_loop_last_stats(ml, &st);
+    CHECK(st.iterations == total, "stream %s: stats say %lu items of %lu", rs, st.iterations,
+          total);
+    lf_mpi_loop_destroy(ml);
+}
+
+static int stream(int T)
+{
+    const char *specs[] = {"as4dr,tail=off", "as4dr", "dynamic,7", "fac2", "af", "guided"};
+    for (int s = 0; s < 6; s++)
+        stream_loop(specs[s], T);
+    /* A schedule that needs the trip count is refused, on every rank. */
+    lf_mpi_loop *ml = make("tss", "dynamic", 1, LF_MPI_ONE_SIDED);
+    if (ml) {
+        CHECK(lf_mpi_loop_begin_stream(ml, 0) == -EINVAL, "a tss stream");
+        lf_mpi_loop_destroy(ml);
+    }
+    return 0;
+}
+
 /* Refusals: collective calls answer the same on every rank, with the
  * reason, and nobody waits for ever. */
 static int badargs(void)
@@ -416,12 +485,15 @@ int main(int argc, char **argv)
         late(T, m);
     else if (strcmp(mode, "stage") == 0 && T >= 1)
         stage(T, m);
+    else if (strcmp(mode, "stream") == 0 && T >= 1)
+        stream(T);
     else if (strcmp(mode, "badargs") == 0)
         badargs();
     else {
         if (rank == 0)
-            fprintf(stderr,
-                    "usage: test_mpi cover|late|stage THREADS [master] | test_mpi badargs\n");
+            fprintf(
+                stderr,
+                "usage: test_mpi cover|late|stage|stream THREADS [master] | test_mpi badargs\n");
         MPI_Finalize();
         return 2;
     }

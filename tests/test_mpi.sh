@@ -2,8 +2,8 @@
 # tests/test_mpi.sh - loops across MPI ranks under mpirun: exactly once for
 # every schedule on 1-4 ranks x 1-2 threads (one-sided claims), the
 # two-sided master mode, a late rank and an early leaver, inputs owned by
-# ranks read exactly and results returned to their owners, refusals of bad
-# arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
+# ranks read exactly and results returned to their owners, streams that a
+# producer fills while they run, refusals of bad arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
 # built or no launcher is found.  Each run has a time limit, so a hang fails
 # instead of stalling make check.
 prog=./tests/test_mpi
@@ -58,6 +58,9 @@ one 1 stage 1
 one 2 stage 2
 one 4 stage 1
 one 3 stage 1 master
+one 1 stream 1
+one 3 stream 2
+one 4 stream 1
 one 1 badargs
 one 3 badargs
 # lf-bench --mpi: every schedule's result checked against T1's (exit 3 when

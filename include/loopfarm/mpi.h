@@ -99,6 +99,27 @@ LF_API int lf_mpi_loop_next(lf_mpi_loop *ml, int tid, long *first, unsigned long
  * early: iterations it was handed and did not run are not run by anyone). */
 LF_API void lf_mpi_loop_end(lf_mpi_loop *ml, int tid);
 
+/* ---- Streams of unknown size (seed 001) ---- */
+
+/* Thread tid enters the handle's next loop as a stream: items 0, 1, 2, ...
+ * appended while it runs by lf_mpi_stream_append on any rank, until
+ * lf_mpi_stream_close.  lf_mpi_loop_next hands out items as they come
+ * (first is the item number, in steps of 1), waits while none is
+ * available and the stream is open, and returns 0 once it is closed and
+ * every item was handed out.  The rank schedule must size chunks from what
+ * is left: as4dr (tail=off is seed 001's rule for streams; it keeps each
+ * rank's period near tau), dynamic, guided, fac2 or af; not the master
+ * mode.  -EINVAL otherwise (reported on stderr by thread 0), or as
+ * lf_mpi_loop_begin. */
+LF_API int lf_mpi_loop_begin_stream(lf_mpi_loop *ml, int tid);
+/* Append count items to the stream this rank's team is in, or, when it is
+ * in none, to the next loop it will enter (which must be a stream).  Any
+ * thread of a rank may call it (a producer outside the team too; the team
+ * needs MPI_THREAD_SERIALIZED then).  0, or -EINVAL for a NULL handle. */
+LF_API int lf_mpi_stream_append(lf_mpi_loop *ml, unsigned long count);
+/* No more items will come to that stream. */
+LF_API int lf_mpi_stream_close(lf_mpi_loop *ml);
+
 /* What this rank did in the latest loop of the handle that its whole
  * team left, and the affine costs it measured (Yang & Casanova, "UMR: a
  * multi-round algorithm for scheduling divisible workloads", IPDPS 2003,
@@ -106,7 +127,7 @@ LF_API void lf_mpi_loop_end(lf_mpi_loop *ml, int tid);
  * its input lives on other ranks, is fetched in beta + c / B); 0 where
  * nothing was measured. */
 struct lf_mpi_stats {
-    unsigned long iterations;   /* the loop's trip count */
+    unsigned long iterations;   /* the loop's trip count (a stream's items) */
     unsigned long rank_iters;   /* iterations this rank's team computed */
     unsigned long rank_chunks;  /* rank chunks it claimed, calibration included */
     unsigned long staged_iters; /* of its iterations, those whose input it fetched */

@@ -44,6 +44,8 @@ enum {
     LF__MW_REPORTS, /* ranks whose calibration is in */
     LF__MW_RCAL,    /* iterations unclaimed when calibration ended */
     LF__MW_ACTIVE,  /* ranks neither stopped nor gone (LF__P_MAYSTOP) */
+    LF__MW_AVAIL,   /* a stream: items appended so far */
+    LF__MW_CLOSED,  /* a stream: 1 once no more will come */
     LF__MW_CTL = 16 /* words per control block (two cache lines) */
 };
 
@@ -100,7 +102,9 @@ struct lf__mpi_rank {
     /* The current instance (valid while inside). */
     int inside;
     int slot;
-    uint64_t n;
+    uint64_t n;            /* trip count; a stream's: UINT64_MAX, its end unknown */
+    int stream;            /* the instance is a stream: claims end at AVAIL */
+    uint64_t stream_items; /* a stream's items, as this rank left it */
     enum lf__claim_kind kind;
     uint64_t fa_chunk;
     int timed;       /* the policy reads times: statistics travel */
@@ -124,16 +128,27 @@ struct lf__mpi_rank {
     uint64_t pstate[LF__POLICY_STATE_MAX / 8];
 };
 
+/* lf__mpi_rank_claim's answer when a stream has nothing to hand out yet
+ * but is not closed: let go of any lock, wait, and ask again. */
+#define LF__MPI_WAIT (-1)
+
 /* Collective: set up r over comm for schedule s (copied).  0, or -ENOMEM. */
 int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sched *s, int master);
 /* Collective: release it. */
 void lf__mpi_rank_free(struct lf__mpi_rank *r);
-/* The rank enters its next instance, of n iterations with bounds
- * fingerprint fp: 0, or -ERANGE when the instance was entered by another
- * rank with other bounds (the rank has then left it). */
-int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, uint64_t fp);
-/* Claim the rank's next chunk into *c: 1, or 0 when nothing is left for
- * this rank (or the policy stopped it). */
+/* The rank enters its next instance, of n iterations (stream: items
+ * appended while it runs) with bounds fingerprint fp: 0, or -ERANGE when
+ * the instance was entered by another rank with other bounds (the rank
+ * has then left it). */
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp);
+/* Whether schedule s can size a stream's chunks: its policy must not need
+ * the trip count (NULL), else a message naming those that can. */
+const char *lf__mpi_stream_refused(const struct lf__sched *s);
+/* Append count items to the stream of instance g (0 or more), or close it
+ * (count ignored); waits until the instance's slot is open. */
+void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, int close);
+/* Claim the rank's next chunk into *c: 1, 0 when nothing is left for this
+ * rank (or the policy stopped it), LF__MPI_WAIT (a stream, for now). */
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
 /* The rank's team completed chunk c (in claim order). */
 void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c);

@@ -99,22 +99,58 @@ static void refresh(struct lf__mpi_rank *r)
     r->w[me] = own;
 }
 
-static uint64_t unclaimed(const struct lf__mpi_rank *r)
+/* How far claims may go: the trip count, or what a stream has so far. */
+static uint64_t limit(const struct lf__mpi_rank *r)
 {
-    uint64_t at = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT));
-    return at < r->n ? r->n - at : 0;
+    return r->stream ? lf__mpi_get(&r->win, ctl(r, LF__MW_AVAIL)) : r->n;
 }
 
-int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, uint64_t fp)
+static uint64_t unclaimed(const struct lf__mpi_rank *r)
+{
+    uint64_t at = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT)), end = limit(r);
+    return at < end ? end - at : 0;
+}
+
+/* Policies whose chunk depends only on what is left (and measured
+ * times): they can size a stream's chunks. */
+static const char *const stream_policies[] = {"as4dr", "dynamic", "guided", "fac2", "af"};
+
+const char *lf__mpi_stream_refused(const struct lf__sched *s)
+{
+    for (size_t i = 0; i < sizeof stream_policies / sizeof *stream_policies; i++)
+        if (strcmp(s->pol->name, stream_policies[i]) == 0)
+            return NULL;
+    return "a stream's rank schedule must size chunks from what is left: as4dr (with tail=off, "
+           "seed 001's rule for streams), dynamic, guided, fac2 or af";
+}
+
+/* Wait until slot s is open for instance g. */
+static void wait_open(const struct lf__mpi_rank *r, int s, uint64_t g)
+{
+    unsigned spins = 0;
+    while (lf__mpi_get(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_STATE)) != g)
+        backoff(&spins);
+}
+
+void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, int close)
+{
+    int s = (int)(g % LF__MPI_RING);
+    wait_open(r, s, g);
+    if (close)
+        lf__mpi_put(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_CLOSED), 1);
+    else if (count)
+        lf__mpi_fadd(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_AVAIL), count);
+}
+
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp)
 {
     uint64_t g = r->entered++;
     r->slot = (int)(g % LF__MPI_RING);
-    unsigned spins = 0;
     /* The slot is open for g once the last rank out of g - RING reset it. */
-    while (lf__mpi_get(&r->win, ctl(r, LF__MW_STATE)) != g)
-        backoff(&spins);
+    wait_open(r, r->slot, g);
     r->inside = 1;
-    r->n = n;
+    r->n = stream ? UINT64_MAX : n;
+    r->stream = stream;
     r->stopped = 0;
     r->k = 0;
     r->chunks = r->iters = r->staged_iters = 0;
@@ -126,13 +162,15 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, uint64_t fp)
     uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, double_to_bits(r->t_entry));
     r->t_begin = t0 ? bits_to_double(t0) : r->t_entry;
     memset(r->w, 0, (size_t)r->win.P * sizeof *r->w);
-    r->view.n = n;
+    r->view.n = stream ? 0 : n; /* a stream's size is unknown: its policies read r only */
     r->view.claim_ns = 0.0;
     int calib = lf__exec_start(&r->ex, NULL, r->cal0);
     r->calibrating = calib;
     r->run = !calib;
     r->cal_size = r->cal0[r->win.rank];
-    r->kind = lf__exec_claim_kind(&r->ex, 0, 0, &r->fa_chunk);
+    /* A stream claims by compare-and-swap: a fetch-and-add could run past
+     * the items appended so far. */
+    r->kind = stream ? LF__CLAIM_CAS : lf__exec_claim_kind(&r->ex, 0, 0, &r->fa_chunk);
     r->timed = lf__exec_needs_times(&r->sched);
     if (seen != 0 && seen != fp) {
         lf__mpi_rank_end(r);
@@ -191,12 +229,19 @@ static int try_stop(struct lf__mpi_rank *r)
 }
 
 /* LF__CLAIM_CAS: sized from the remainder the counter shows, then one
- * compare-and-swap; a lost race re-sizes from the value it returned. */
-static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uint64_t *lo)
+ * compare-and-swap; a lost race re-sizes from the value it returned.  A
+ * stream's remainder is what was appended and not claimed; when that is
+ * nothing, *wait says whether more may come. */
+static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uint64_t *lo,
+                          int *wait)
 {
     uint64_t cur = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT));
-    while (cur < r->n) {
-        uint64_t rem = r->n - cur, c;
+    /* CLOSED read before AVAIL: once closed, the AVAIL read after it is final. */
+    int closed = r->stream && lf__mpi_get(&r->win, ctl(r, LF__MW_CLOSED)) != 0;
+    uint64_t end = limit(r);
+    *wait = r->stream && !closed && cur >= end;
+    while (cur < end) {
+        uint64_t rem = end - cur, c;
         if (want) {
             c = lf__exec_clip(&r->ex, want, rem);
         } else {
@@ -212,6 +257,7 @@ static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uin
         }
         cur = old;
     }
+    *wait = r->stream && !closed;
     return 0;
 }
 
@@ -233,6 +279,7 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
     }
     double now = (t - r->t_begin) * 1e9;
     uint64_t want = calibration_want(r), lo = 0, n = 0;
+    int wait = 0;
     if (r->timed && r->run)
         refresh(r);
     switch (r->kind) {
@@ -247,13 +294,13 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
         break;
     case LF__CLAIM_CAS:
     case LF__CLAIM_DOMAINS: /* never chosen: ranks have no domains */
-        n = claim_cas(r, want, now, &lo);
+        n = claim_cas(r, want, now, &lo, &wait);
         break;
     }
     double t1 = MPI_Wtime();
     r->claim_s += t1 - t;
     if (!n)
-        return 0;
+        return wait ? LF__MPI_WAIT : 0;
     r->chunks++;
     r->view.claim_ns = r->claim_s * 1e9 / (double)r->chunks;
     lf__exec_chunk_begin(&r->ex, r->win.rank, now, n);
@@ -334,6 +381,8 @@ void lf__mpi_rank_end(struct lf__mpi_rank *r)
         while (a > 0 && (old = lf__mpi_cas(&r->win, ctl(r, LF__MW_ACTIVE), a, a - 1)) != a)
             a = old;
     }
+    if (r->stream)
+        r->stream_items = lf__mpi_get(&r->win, ctl(r, LF__MW_AVAIL));
     uint64_t g = r->entered - 1;
     if (lf__mpi_fadd(&r->win, ctl(r, LF__MW_DONE), 1) + 1 == (uint64_t)r->win.P)
         recycle(r, g + LF__MPI_RING);

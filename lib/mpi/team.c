@@ -67,6 +67,7 @@ struct lf_mpi_loop {
     uint64_t n;        /* its trip count */
     long lo, incr;     /* its bounds */
     lf_mpi_data *data; /* its data, or NULL */
+    int stream;        /* it is a stream */
     uint64_t nseq;     /* rank chunks claimed */
     int over;          /* the rank level has no more chunks for this rank */
     int working;       /* threads neither done nor leaving early */
@@ -285,6 +286,9 @@ MPI_Comm lf__mpi_loop_comm(const struct lf_mpi_loop *ml)
     return ml ? ml->rank.win.comm : MPI_COMM_NULL;
 }
 
+static int enter(lf_mpi_loop *ml, int tid, uint64_t n, long lo, long incr, lf_mpi_data *d,
+                 int stream);
+
 int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
 {
     return lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, NULL);
@@ -292,12 +296,63 @@ int lf_mpi_loop_begin(lf_mpi_loop *ml, int tid, long lo, long hi, long incr)
 
 int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr, lf_mpi_data *d)
 {
-    if (!ml || tid < 0 || tid >= ml->T || incr == 0 || ml->m[tid].in)
+    if (!ml || incr == 0)
         return -EINVAL;
-    struct member *me = &ml->m[tid];
     uint64_t n = lf_trip_count(lo, hi, incr, NULL);
     if (d && (d->comm != ml->rank.win.comm || d->home[d->P] != n))
         return -EINVAL; /* not this handle's data, or not this loop's size */
+    return enter(ml, tid, n, lo, incr, d, 0);
+}
+
+int lf_mpi_loop_begin_stream(lf_mpi_loop *ml, int tid)
+{
+    if (!ml)
+        return -EINVAL;
+    const char *why = lf__mpi_stream_refused(&ml->rank.sched);
+    if (why || ml->rank.master) {
+        if (tid == 0)
+            fprintf(stderr, "loopfarm: lf_mpi_loop_begin_stream(\"%s\"): %s\n", ml->name,
+                    why ? why : "the master mode runs no streams (it needs the trip count)");
+        return -EINVAL;
+    }
+    return enter(ml, tid, UINT64_MAX, 0, 1, NULL, 1);
+}
+
+/* The instance a stream append of this rank goes to: the one its team is
+ * in, else the next it will enter.  Under lock. */
+static uint64_t stream_instance(const lf_mpi_loop *ml)
+{
+    return ml->cur > 0 && ml->left < ml->T ? ml->cur - 1 : ml->cur;
+}
+
+static int stream_op(lf_mpi_loop *ml, unsigned long count, int close)
+{
+    if (!ml)
+        return -EINVAL;
+    pthread_mutex_lock(&ml->lock); /* MPI one thread at a time */
+    lf__mpi_stream_append(&ml->rank, stream_instance(ml), count, close);
+    pthread_mutex_unlock(&ml->lock);
+    return 0;
+}
+
+int lf_mpi_stream_append(lf_mpi_loop *ml, unsigned long count)
+{
+    return stream_op(ml, count, 0);
+}
+
+int lf_mpi_stream_close(lf_mpi_loop *ml)
+{
+    return stream_op(ml, 0, 1);
+}
+
+/* Thread tid enters the team's next instance: n iterations lo, lo + incr,
+ * ... (a stream: n unknown), data d. */
+static int enter(lf_mpi_loop *ml, int tid, uint64_t n, long lo, long incr, lf_mpi_data *d,
+                 int stream)
+{
+    if (tid < 0 || tid >= ml->T || ml->m[tid].in)
+        return -EINVAL;
+    struct member *me = &ml->m[tid];
     uint64_t g = me->entered;
     unsigned spins = 0;
     int rc;
@@ -306,7 +361,8 @@ int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr
         if (ml->cur == g + 1) {
             /* The team's instance g is open: join it. */
             rc = ml->begin_rc;
-            if (!rc && (ml->n != n || ml->data != d || (n && (ml->lo != lo || ml->incr != incr))))
+            if (!rc && (ml->n != n || ml->data != d || ml->stream != stream ||
+                        (n && (ml->lo != lo || ml->incr != incr))))
                 rc = -ERANGE; /* not the bounds its team started with */
             break;
         }
@@ -315,6 +371,7 @@ int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr
             ml->cur = g + 1;
             ml->joined = ml->left = 0;
             ml->n = n;
+            ml->stream = stream;
             ml->lo = lo;
             ml->incr = incr;
             ml->data = d;
@@ -324,7 +381,8 @@ int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr
             ml->t_entry = MPI_Wtime();
             for (int i = 0; i < LF__MPI_RING; i++)
                 ml->ring[i].seq = UINT64_MAX;
-            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, fingerprint(n, lo, incr));
+            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, stream,
+                                                   fingerprint(n, lo, incr) ^ (uint64_t)stream);
             ml->over = rc != 0; /* the rank left at once: no chunks */
             break;
         }
@@ -387,7 +445,14 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
         }
         if (k == ml->nseq && !skip && (e->seq == UINT64_MAX || e->left == ml->T)) {
             /* The entry is free: claim the rank's next chunk into it. */
-            if (lf__mpi_rank_claim(&ml->rank, &e->c)) {
+            int got = lf__mpi_rank_claim(&ml->rank, &e->c);
+            if (got == LF__MPI_WAIT) {
+                /* A stream with nothing yet: let its producer in. */
+                pthread_mutex_unlock(&ml->lock);
+                backoff(&spins);
+                continue;
+            }
+            if (got) {
                 if (ml->data) {
                     /* Its input, fetched from its owners before any thread
                      * computes it; the others may still compute chunk k - 1. */
@@ -505,7 +570,7 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
         const struct lf__mpi_rank *r = &ml->rank;
         const struct lf__wstat *w = &r->w[r->win.rank];
         ml->last = (struct lf_mpi_stats){
-            .iterations = ml->n,
+            .iterations = ml->stream ? r->stream_items : ml->n,
             .rank_iters = r->iters,
             .rank_chunks = r->chunks,
             .staged_iters = r->staged_iters,

@@ -180,15 +180,20 @@ struct lf__mpi_buf {
     size_t in_cap, out_cap;
     const char *in_at;
     char *out_at;
+    MPI_Request *req; /* fetches in flight (prefetch), nreq of them */
+    int nreq, req_cap;
 };
 
 /* Make chunk [lo, lo + n)'s input reachable at b->in_at, fetching what
- * other ranks own (MPI_Get, complete when it returns), and point b->out_at
- * where its results are to be written.  Returns the iterations whose data
- * other ranks own.  A buffer that cannot be allocated is reported and the
- * job aborted (the input has nowhere else to go). */
+ * other ranks own, and point b->out_at where its results are to be
+ * written.  The fetches are complete when it returns, or, with ahead,
+ * in flight (MPI_Rget) until lf__mpi_stage_wait.  Returns the iterations
+ * whose data other ranks own.  A buffer that cannot be allocated is
+ * reported and the job aborted (the input has nowhere else to go). */
 uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
-                          struct lf__mpi_buf *b);
+                          struct lf__mpi_buf *b, int ahead);
+/* Complete the fetches lf__mpi_stage_in left in flight. */
+void lf__mpi_stage_wait(struct lf__mpi_buf *b);
 /* The results of chunk [lo, lo + n), written at b->out_at, go to their
  * owners (MPI_Put, complete at the owners when it returns). */
 void lf__mpi_stage_out(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,

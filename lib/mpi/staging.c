@@ -205,13 +205,38 @@ static char *room(char **buf, size_t *cap, size_t bytes, const struct lf_mpi_dat
 }
 
 /* One-sided transfers of bytes at target displacement disp, in pieces
- * whose counts fit an int. */
-static void get_bytes(char *dst, size_t bytes, int rank, size_t disp, MPI_Win win)
+ * whose counts fit an int; with b, request-based (MPI_Rget), the requests
+ * kept in b. */
+static void get_bytes(char *dst, size_t bytes, int rank, size_t disp, MPI_Win win,
+                      struct lf__mpi_buf *b, const struct lf_mpi_data *d)
 {
     for (size_t at = 0; at < bytes; at += PIECE) {
         int n = (int)(bytes - at < PIECE ? bytes - at : PIECE);
-        MPI_Get(dst + at, n, MPI_BYTE, rank, (MPI_Aint)(disp + at), n, MPI_BYTE, win);
+        if (!b) {
+            MPI_Get(dst + at, n, MPI_BYTE, rank, (MPI_Aint)(disp + at), n, MPI_BYTE, win);
+            continue;
+        }
+        if (b->nreq == b->req_cap) {
+            int cap = b->req_cap ? 2 * b->req_cap : 8;
+            MPI_Request *r = realloc(b->req, (size_t)cap * sizeof *r);
+            if (!r) {
+                fprintf(stderr, "loopfarm: rank %d: no memory for %d MPI requests; aborting\n",
+                        d->me, cap);
+                MPI_Abort(d->comm, ENOMEM);
+            }
+            b->req = r;
+            b->req_cap = cap;
+        }
+        MPI_Rget(dst + at, n, MPI_BYTE, rank, (MPI_Aint)(disp + at), n, MPI_BYTE, win,
+                 &b->req[b->nreq++]);
     }
+}
+
+void lf__mpi_stage_wait(struct lf__mpi_buf *b)
+{
+    if (b->nreq)
+        MPI_Waitall(b->nreq, b->req, MPI_STATUSES_IGNORE);
+    b->nreq = 0;
 }
 
 static void put_bytes(const char *src, size_t bytes, int rank, size_t disp, MPI_Win win)
@@ -223,7 +248,7 @@ static void put_bytes(const char *src, size_t bytes, int rank, size_t disp, MPI_
 }
 
 uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
-                          struct lf__mpi_buf *b)
+                          struct lf__mpi_buf *b, int ahead)
 {
     uint64_t hi = lo + n, remote = 0;
     int mine = d->home[d->me] <= lo && hi <= d->home[d->me + 1];
@@ -253,9 +278,9 @@ uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
             memcpy(dst + (a - lo) * d->in_elem, d->in + (a - d->home[j]) * d->in_elem, bytes);
         else
             get_bytes(dst + (a - lo) * d->in_elem, bytes, j, (size_t)(a - d->home[j]) * d->in_elem,
-                      d->win_in);
+                      d->win_in, ahead ? b : NULL, d);
     }
-    if (dst)
+    if (dst && !ahead)
         MPI_Win_flush_all(d->win_in); /* every MPI_Get above is complete here */
     b->in_at = dst;
     return remote;

@@ -38,6 +38,7 @@ struct entry {
     int left;     /* threads that have left its sub-loop */
     struct lf__mpi_chunk c;
     struct lf__mpi_buf buf; /* its staged input and its results (staging.c) */
+    int ahead;              /* prefetched: fetches in flight, nobody took it yet */
 };
 
 struct member {
@@ -259,6 +260,7 @@ void lf_mpi_loop_destroy(lf_mpi_loop *ml)
     for (int i = 0; i < LF__MPI_RING; i++) {
         free(ml->ring[i].buf.in);
         free(ml->ring[i].buf.out);
+        free(ml->ring[i].buf.req);
     }
     lf_loop_destroy(ml->sub);
     lf_schedule_free(ml->tsched);
@@ -419,6 +421,52 @@ static void leave_chunk(lf_mpi_loop *ml, uint64_t k)
     lf__mpi_rank_done(&ml->rank, &e->c);
 }
 
+/* Whether entry e can take a new rank chunk: unused, or its chunk left
+ * by the whole team. */
+static int free_entry(const lf_mpi_loop *ml, const struct entry *e)
+{
+    return e->seq == UINT64_MAX || e->left == ml->T;
+}
+
+/* Claim the rank's next chunk, number k, into the free entry e and stage
+ * its input (its fetches left in flight with ahead): 1, 0 when the rank
+ * level has no more (over is set), LF__MPI_WAIT.  Under lock. */
+static int take(lf_mpi_loop *ml, struct entry *e, uint64_t k, int ahead)
+{
+    int got = lf__mpi_rank_claim(&ml->rank, &e->c);
+    if (got == LF__MPI_WAIT)
+        return got;
+    if (!got) {
+        ml->over = 1;
+        return 0;
+    }
+    if (ml->data) {
+        /* Its input, from its owners, before any thread computes it; the
+         * others may still compute an earlier chunk. */
+        double t = MPI_Wtime();
+        e->c.remote = lf__mpi_stage_in(ml->data, e->c.lo, e->c.n, &e->buf, ahead);
+        e->c.stage_ns = (MPI_Wtime() - t) * 1e9;
+    }
+    e->seq = k;
+    e->left = 0;
+    e->ahead = ahead;
+    ml->nseq++;
+    return 1;
+}
+
+/* Rank chunk k - 1 was just taken: where it pays (the loop has inputs and
+ * that chunk's came from other ranks), claim chunk k now and leave its
+ * fetches in flight while k - 1 computes (seed 003's overlap of a
+ * transfer with the previous chunk's compute).  Under lock. */
+static void prefetch(lf_mpi_loop *ml, uint64_t k)
+{
+    struct entry *prev = &ml->ring[(k - 1) % LF__MPI_RING], *e = &ml->ring[k % LF__MPI_RING];
+    if (!ml->data || !ml->data->in_elem || ml->over || ml->nseq != k || !prev->c.remote ||
+        !free_entry(ml, e))
+        return;
+    (void)take(ml, e, k, 1); /* LF__MPI_WAIT (a stream): no prefetch */
+}
+
 /* Rank chunk k for a thread: 1 and *c when there is one, 0 when the rank
  * level has no more.  The first working thread to ask claims it for the
  * team; a thread leaving early (skip) claims nothing: it waits for a
@@ -430,6 +478,15 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
         pthread_mutex_lock(&ml->lock);
         struct entry *e = &ml->ring[k % LF__MPI_RING];
         if (e->seq == k) {
+            if (e->ahead) {
+                /* Prefetched: its fetches complete now, its compute begins. */
+                double t = MPI_Wtime();
+                lf__mpi_stage_wait(&e->buf);
+                e->c.t_claim = MPI_Wtime();
+                e->c.stage_ns += (e->c.t_claim - t) * 1e9;
+                e->ahead = 0;
+                prefetch(ml, k + 1);
+            }
             *c = e->c;
             pthread_mutex_unlock(&ml->lock);
             return 1;
@@ -443,33 +500,19 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
             pthread_mutex_unlock(&ml->lock);
             return 0;
         }
-        if (k == ml->nseq && !skip && (e->seq == UINT64_MAX || e->left == ml->T)) {
-            /* The entry is free: claim the rank's next chunk into it. */
-            int got = lf__mpi_rank_claim(&ml->rank, &e->c);
+        if (k == ml->nseq && !skip && free_entry(ml, e)) {
+            int got = take(ml, e, k, 0);
             if (got == LF__MPI_WAIT) {
                 /* A stream with nothing yet: let its producer in. */
                 pthread_mutex_unlock(&ml->lock);
                 backoff(&spins);
                 continue;
             }
-            if (got) {
-                if (ml->data) {
-                    /* Its input, fetched from its owners before any thread
-                     * computes it; the others may still compute chunk k - 1. */
-                    double t = MPI_Wtime();
-                    e->c.remote = lf__mpi_stage_in(ml->data, e->c.lo, e->c.n, &e->buf);
-                    e->c.stage_ns = (MPI_Wtime() - t) * 1e9;
-                }
-                e->seq = k;
-                e->left = 0;
-                ml->nseq++;
-                *c = e->c;
-                pthread_mutex_unlock(&ml->lock);
-                return 1;
-            }
-            ml->over = 1;
+            if (got)
+                prefetch(ml, k + 1);
+            *c = e->c;
             pthread_mutex_unlock(&ml->lock);
-            return 0;
+            return got;
         }
         /* A thread LF__MPI_RING chunks behind still holds the entry. */
         pthread_mutex_unlock(&ml->lock);

@@ -26,8 +26,10 @@
 
 enum { MSG_REQ = 0, MSG_LEAVE = 1 };
 /* A worker's message: kind, iterations and busy ns completed since its
- * previous message, and a range given back (lo, n). */
-enum { M_KIND, M_ITERS, M_BUSY, M_RET_LO, M_RET_N, M_WORDS };
+ * previous message, a range given back (lo, n), and the affine costs the
+ * worker measured (alpha, beta, 1/B per iteration: doubles as bits), which
+ * only it can measure since it does its own staging. */
+enum { M_KIND, M_ITERS, M_BUSY, M_RET_LO, M_RET_N, M_ALPHA, M_BETA, M_SPI, M_WORDS };
 
 struct range {
     uint64_t lo, n;
@@ -198,6 +200,10 @@ void lf__mpi_master_serve(struct lf__mpi_rank *r)
         double t0 = MPI_Wtime();
         MPI_Recv(msg, M_WORDS, MPI_UINT64_T, MPI_ANY_SOURCE, tag, m->comm, &st);
         int w = st.MPI_SOURCE - 1;
+        /* The worker's own measurements of seed 003's affine costs. */
+        lf__word_put(&m->w[w].comp_lat_ns, msg[M_ALPHA]);
+        lf__word_put(&m->w[w].stage_lat_ns, msg[M_BETA]);
+        lf__word_put(&m->w[w].stage_ns_per_iter, msg[M_SPI]);
         book(r, w, msg[M_ITERS], msg[M_BUSY]);
         if (msg[M_KIND] == MSG_LEAVE) {
             if (msg[M_RET_N])
@@ -216,11 +222,26 @@ void lf__mpi_master_serve(struct lf__mpi_rank *r)
 
 /* A worker sends a request (with what it completed) and posts the
  * receive of the reply. */
+/* A worker's message of kind with what it completed and measured. */
+static void compose(const struct lf__mpi_rank *r, uint64_t kind, uint64_t *msg)
+{
+    const struct lf__mpi_master *m = r->master;
+    const struct lf__wstat *own = &r->w[r->win.rank];
+    msg[M_KIND] = kind;
+    msg[M_ITERS] = m->done_iters;
+    msg[M_BUSY] = m->done_busy;
+    msg[M_RET_LO] = msg[M_RET_N] = 0;
+    msg[M_ALPHA] = lf__word_get(&own->comp_lat_ns);
+    msg[M_BETA] = lf__word_get(&own->stage_lat_ns);
+    msg[M_SPI] = lf__word_get(&own->stage_ns_per_iter);
+}
+
 static void request(struct lf__mpi_rank *r)
 {
     struct lf__mpi_master *m = r->master;
     int tag = tag_of(r);
-    uint64_t msg[M_WORDS] = {MSG_REQ, m->done_iters, m->done_busy, 0, 0};
+    uint64_t msg[M_WORDS];
+    compose(r, MSG_REQ, msg);
     m->done_iters = m->done_busy = 0;
     MPI_Send(msg, M_WORDS, MPI_UINT64_T, 0, tag, m->comm);
     MPI_Irecv(m->reply, 2, MPI_UINT64_T, 0, tag, m->comm, &m->req);
@@ -272,7 +293,8 @@ void lf__mpi_master_leave(struct lf__mpi_rank *r)
         m->served = 0;
         return;
     }
-    uint64_t msg[M_WORDS] = {MSG_LEAVE, m->done_iters, m->done_busy, 0, 0};
+    uint64_t msg[M_WORDS];
+    compose(r, MSG_LEAVE, msg);
     if (m->pending) {
         /* A chunk sent ahead and never run goes back to the master. */
         MPI_Wait(&m->req, MPI_STATUS_IGNORE);

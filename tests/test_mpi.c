@@ -46,6 +46,8 @@ static const char *const thread_specs[] = {"dynamic,4", "af", "static", "fac2", 
 #define NSPECS (int)(sizeof rank_specs / sizeof *rank_specs)
 
 static unsigned char *counts; /* per logical iteration, this rank's team */
+static int loops_from_memory; /* loops run_loop saw start from memory */
+static int work;              /* arithmetic steps per iteration in run_loop */
 static unsigned char *sum;    /* over all ranks */
 
 /* The bounds of a loop of trip iterations with increment incr placed at
@@ -87,6 +89,8 @@ static void run_loop(lf_mpi_loop *ml, int T, long lo, long hi, long incr, const 
                     bad++;
                 else
                     __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
+                for (volatile int w = 0; w < work; w++)
+                    ;
             }
         }
         lf_mpi_loop_end(ml, tid);
@@ -106,6 +110,12 @@ static void run_loop(lf_mpi_loop *ml, int T, long lo, long hi, long incr, const 
     MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
     CHECK(all == trip && st.iterations == trip, "%s: ranks report %lu iterations of %lu", what, all,
           trip);
+    /* Every rank starts from the same memory, or none does: their plans
+     * agree. */
+    int fm[2] = {st.from_memory, -st.from_memory}, fmax[2];
+    MPI_Allreduce(fm, fmax, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(fmax[0] == -fmax[1], "%s: some ranks started from memory, others not", what);
+    loops_from_memory += st.from_memory;
 }
 
 static lf_mpi_loop *make(const char *rs, const char *ts, int T, enum lf_mpi_mode mode)
@@ -137,6 +147,25 @@ static int cover(int T, enum lf_mpi_mode mode)
                              thread_specs[s % 5], T, trips[t], incrs[d], where);
                     run_loop(ml, T, lo, hi, incrs[d], what);
                 }
+        lf_mpi_loop_destroy(ml);
+    }
+    /* Memory: never used under memory=off; used by some of a calibrating
+     * schedule's repeated loops (ranks agreeing is checked by run_loop). */
+    const char *mems[] = {"multi,memory=off", "multi"};
+    for (int s = 0; s < 2; s++) {
+        lf_mpi_loop *ml = make(mems[s], "dynamic,4", T, mode);
+        if (!ml)
+            continue;
+        loops_from_memory = 0;
+        work = 200; /* enough for every rank to calibrate */
+        for (int i = 0; i < 24; i++)
+            run_loop(ml, T, 0, 3000, 1, mems[s]);
+        work = 0;
+        if (s == 0 || mode == LF_MPI_MASTER)
+            CHECK(loops_from_memory == 0, "%s: %d loops started from memory", mems[s],
+                  loops_from_memory);
+        else if (rank == 0)
+            printf("multi: %d of 24 loops started from memory\n", loops_from_memory);
         lf_mpi_loop_destroy(ml);
     }
     /* A million iterations under the schedules a user would pick first. */

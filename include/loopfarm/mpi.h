@@ -139,6 +139,8 @@ struct lf_mpi_stats {
     double beta_ns;             /* staging latency per staged chunk (weighted by the
                                    share of its chunks that were staged) */
     double stage_ns_per_iter;   /* 1 / B, per iteration (weighted likewise) */
+    int from_memory;            /* the loop started from what the handle's loops learned
+                                   (memory=on), without calibrating */
 };
 LF_API int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out);
 

@@ -21,6 +21,13 @@
  * instance g of a handle's loops uses slot g % LF__MPI_RING; every rank
  * knows the bounds itself, so no rank initialises anything at entry; the
  * last rank out resets the slot and opens it for instance g + LF__MPI_RING.
+ *
+ * Call-site memory (memory=on): each slot keeps what its loops learned.
+ * The last rank out of instance g updates the slot's memory from every
+ * rank's final statistics before it opens the slot for g + LF__MPI_RING,
+ * so every rank of that instance starts from the same memory (a loop
+ * remembers what it learned LF__MPI_RING executions ago: the price of
+ * agreeing without a collective).
  */
 #ifndef LF_MPI_H
 #define LF_MPI_H
@@ -67,9 +74,15 @@ struct lf__mpi_win {
 int lf__mpi_win_open(struct lf__mpi_win *w, MPI_Comm comm);
 /* Collective: close and free it. */
 void lf__mpi_win_close(struct lf__mpi_win *w);
-/* Offset (in words) of slot s's control word k, and of rank j's statistics. */
+/* What a slot remembers of its loops per rank (lib/exec/exec.h's
+ * lf__site_mem): ns per iteration, calibration chunk, alpha, beta, 1/B. */
+#define LF__MPI_MEM_WORDS 5
+
+/* Offset (in words) of slot s's control word k, of rank j's statistics,
+ * and of the slot's memory (a valid word, then LF__MPI_MEM_WORDS per rank). */
 MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k);
 MPI_Aint lf__mpi_stat(const struct lf__mpi_win *w, int s, int j);
+MPI_Aint lf__mpi_mem(const struct lf__mpi_win *w, int s);
 /* One-sided operations on the host's words, each complete at the host when
  * it returns (flushed): read, write, add (returns the old value),
  * compare-and-swap (returns the old value).  Element-wise atomic against
@@ -122,8 +135,11 @@ struct lf__mpi_rank {
     uint64_t chunks, iters, staged_iters;
     struct lf__exec_costs costs; /* its affine costs (seed 003) */
     struct lf__view view;
-    struct lf__wstat *w; /* P statistics slots: this rank's own, the others' as last read */
-    uint64_t *cal0;      /* P */
+    struct lf__wstat *w;     /* P statistics slots: this rank's own, the others' as last read */
+    uint64_t *cal0;          /* P */
+    struct lf__site_mem mem; /* the slot's memory as read at entry (P entries each) */
+    int use_mem;             /* the schedule reads it (memory=on, calibrates or measures) */
+    int from_memory;         /* the instance started from it */
     struct lf__exec ex;
     uint64_t pstate[LF__POLICY_STATE_MAX / 8];
 };

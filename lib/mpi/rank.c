@@ -58,7 +58,11 @@ int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sc
     int P = r->win.P;
     r->w = aligned_alloc(64, (size_t)P * sizeof *r->w);
     r->cal0 = calloc((size_t)P, sizeof *r->cal0);
-    int ok = r->w && r->cal0, all;
+    r->mem.ipt = calloc((size_t)P, sizeof *r->mem.ipt);
+    r->mem.cal = calloc((size_t)P, sizeof *r->mem.cal);
+    r->mem.cost = calloc((size_t)P, sizeof *r->mem.cost);
+    r->use_mem = !master && r->sched.memory && lf__exec_mem_wanted(&r->sched);
+    int ok = r->w && r->cal0 && r->mem.ipt && r->mem.cal && r->mem.cost, all;
     if (ok && master)
         ok = lf__mpi_master_init(r) == 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
@@ -79,6 +83,47 @@ void lf__mpi_rank_free(struct lf__mpi_rank *r)
     lf__mpi_win_close(&r->win);
     free(r->w);
     free(r->cal0);
+    free(r->mem.ipt);
+    free(r->mem.cal);
+    free(r->mem.cost);
+}
+
+/* The slot's memory from the host into r->mem (words as doubles). */
+static void mem_read(struct lf__mpi_rank *r)
+{
+    int P = r->win.P, n = 1 + P * LF__MPI_MEM_WORDS;
+    uint64_t *buf = malloc((size_t)n * sizeof *buf);
+    if (!buf) {
+        r->mem.valid = 0; /* no memory this time: the instance calibrates */
+        return;
+    }
+    lf__mpi_get_block(&r->win, lf__mpi_mem(&r->win, r->slot), n, buf);
+    r->mem.valid = buf[0] != 0;
+    for (int j = 0; j < P; j++) {
+        const uint64_t *m = buf + 1 + j * LF__MPI_MEM_WORDS;
+        memcpy(&r->mem.ipt[j], &m[0], sizeof(double));
+        r->mem.cal[j] = m[1];
+        memcpy(r->mem.cost[j], &m[2], 3 * sizeof(double));
+    }
+    free(buf);
+}
+
+/* r->mem back to the slot's memory on the host. */
+static void mem_write(struct lf__mpi_rank *r)
+{
+    int P = r->win.P, n = 1 + P * LF__MPI_MEM_WORDS;
+    uint64_t *buf = malloc((size_t)n * sizeof *buf);
+    if (!buf)
+        return; /* the slot keeps its older memory */
+    buf[0] = (uint64_t)r->mem.valid;
+    for (int j = 0; j < P; j++) {
+        uint64_t *m = buf + 1 + j * LF__MPI_MEM_WORDS;
+        memcpy(&m[0], &r->mem.ipt[j], sizeof(double));
+        m[1] = r->mem.cal[j];
+        memcpy(&m[2], r->mem.cost[j], 3 * sizeof(double));
+    }
+    lf__mpi_put_block(&r->win, lf__mpi_mem(&r->win, r->slot), n, buf);
+    free(buf);
 }
 
 /* Publish this rank's statistics slot to the host (its owner's write). */
@@ -164,7 +209,13 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     memset(r->w, 0, (size_t)r->win.P * sizeof *r->w);
     r->view.n = stream ? 0 : n; /* a stream's size is unknown: its policies read r only */
     r->view.claim_ns = 0.0;
-    int calib = lf__exec_start(&r->ex, NULL, r->cal0);
+    /* What this slot's loops learned: complete at the host before the slot
+     * opened, the same for every rank. */
+    int mem = r->use_mem && !stream; /* a stream's chunks are not a loop's */
+    if (mem)
+        mem_read(r);
+    int calib = lf__exec_start(&r->ex, mem ? &r->mem : NULL, r->cal0);
+    r->from_memory = r->view.calibrated_from_memory;
     r->calibrating = calib;
     r->run = !calib;
     r->cal_size = r->cal0[r->win.rank];
@@ -351,9 +402,19 @@ void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
         publish(r);
 }
 
-/* The last rank out: reset the slot, then open it for instance g. */
+/* The last rank out: remember what the instance learned, reset the slot,
+ * then open it for instance g. */
 static void recycle(struct lf__mpi_rank *r, uint64_t g)
 {
+    if (r->use_mem && !r->stream) {
+        /* Every rank's final statistics are at the host (each published
+         * them before counting itself out). */
+        double drift;
+        refresh(r);
+        mem_read(r);
+        (void)lf__exec_mem_end(&r->ex, &r->mem, &drift);
+        mem_write(r);
+    }
     static const uint64_t zero[LF__MPI_WSTAT_WORDS > LF__MW_CTL ? LF__MPI_WSTAT_WORDS : LF__MW_CTL];
     lf__mpi_put_block(&r->win, ctl(r, LF__MW_NEXT), LF__MW_CTL - 1, zero + 1);
     lf__mpi_put(&r->win, ctl(r, LF__MW_ACTIVE), (uint64_t)r->win.P);

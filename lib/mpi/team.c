@@ -624,6 +624,7 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
             .alpha_ns = lf__word_getd(&w->comp_lat_ns),
             .beta_ns = lf__word_getd(&w->stage_lat_ns),
             .stage_ns_per_iter = lf__word_getd(&w->stage_ns_per_iter),
+            .from_memory = r->from_memory,
         };
     }
     pthread_mutex_unlock(&ml->lock);

@@ -17,10 +17,12 @@
 
 #include "mpi/mpi.h"
 
-/* Words of one slot: its control block and P statistics slots. */
+/* Words of one slot: its control block, P statistics slots and its
+ * memory (a valid word, then LF__MPI_MEM_WORDS per rank). */
 static MPI_Aint slot_words(int P)
 {
-    return LF__MW_CTL + (MPI_Aint)P * (MPI_Aint)LF__MPI_WSTAT_WORDS;
+    return LF__MW_CTL + (MPI_Aint)P * (MPI_Aint)LF__MPI_WSTAT_WORDS + 1 +
+           (MPI_Aint)P * LF__MPI_MEM_WORDS;
 }
 
 MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k)
@@ -31,6 +33,11 @@ MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k)
 MPI_Aint lf__mpi_stat(const struct lf__mpi_win *w, int s, int j)
 {
     return (MPI_Aint)s * slot_words(w->P) + LF__MW_CTL + (MPI_Aint)j * LF__MPI_WSTAT_WORDS;
+}
+
+MPI_Aint lf__mpi_mem(const struct lf__mpi_win *w, int s)
+{
+    return lf__mpi_stat(w, s, w->P);
 }
 
 int lf__mpi_win_open(struct lf__mpi_win *w, MPI_Comm comm)

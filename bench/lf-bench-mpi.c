@@ -38,6 +38,8 @@ struct sched {
     enum kind kind;
     const char *spec; /* K_LF, K_MASTER: inside label */
     lf_mpi_loop *ml;
+    lf_mpi_data *data;        /* --bytes-per-iter: the input owned by ranks */
+    struct lf_mpi_stats last; /* this rank's, of the latest execution */
 };
 
 struct config {
@@ -48,6 +50,7 @@ struct config {
     int slow_rank[MAX_SLOW], slow_factor[MAX_SLOW], nslow;
     int hog_rank[MAX_SLOW], nhog;
     char thread_spec[64];
+    long bytes; /* --bytes-per-iter */
     struct sched s[BENCH_MAX_SCHEDS];
     int ns;
     enum bench_format format;
@@ -96,6 +99,11 @@ static void help(void)
         "                      block        static block split, no runtime at all\n"
         "                    [block,lf:fac2,lf:af,lf:multi,master:dynamic,1]\n"
         "  --thread-schedule SPEC  how a rank's threads share its rank chunks [dynamic,1]\n"
+        "  --bytes-per-iter X  each iteration also reads X bytes of input owned by the ranks\n"
+        "                    in blocks (rank r: iterations [rN/P, (r+1)N/P)); loopfarm rows\n"
+        "                    fetch other ranks' blocks with MPI_Get; then the seed 003 costs\n"
+        "                    each rank measured are printed, with an lf-sim command that\n"
+        "                    models 1000 such ranks [0]\n"
         "  --csv | --json    rows as CSV or JSON instead of a table\n"
         "  --help            this text\n"
         "\n"
@@ -216,6 +224,8 @@ static void parse_options(struct config *c, int argc, char **argv)
             if (c->nhog == MAX_SLOW)
                 usage_error("--hog: more than %d", MAX_SLOW);
             c->hog_rank[c->nhog++] = (int)parse_long(a, v, 0, nranks - 1);
+        } else if (!strcmp(a, "--bytes-per-iter")) {
+            c->bytes = parse_long(a, v, 0, 1 << 20);
         } else if (!strcmp(a, "--schedules")) {
             list = argv[i];
         } else if (!strcmp(a, "--thread-schedule")) {
@@ -256,8 +266,19 @@ static int hogged(const struct config *c, int r)
 
 /* One execution of the loop on this rank under schedule s: its time from
  * the common start (a barrier) to its team's exit, and its tally. */
+static volatile unsigned char sink; /* input bytes read, so that the reads happen */
+
+/* Read iteration i's input (--bytes-per-iter) at p: one byte per cache line. */
+static unsigned char touch(const unsigned char *p, long bytes)
+{
+    unsigned char x = 0;
+    for (long b = 0; b < bytes; b += 64)
+        x ^= p[b];
+    return x;
+}
+
 static double run_once(const struct config *c, const struct bench_kernel *k, struct sched *s,
-                       struct bench_tally *tl, long *rank_chunks)
+                       const unsigned char *block, struct bench_tally *tl, long *rank_chunks)
 {
     const int rep = factor_of(c, rank);
     long runs = 0, iters = 0;
@@ -271,9 +292,14 @@ static double run_once(const struct config *c, const struct bench_kernel *k, str
         {
             long next = -1;
             uint64_t sum = 0;
+            unsigned char x = 0;
 #pragma omp for schedule(static)
-            for (long i = lo; i < hi; i++)
+            for (long i = lo; i < hi; i++) {
                 BENCH_BODY(i);
+                if (c->bytes)
+                    x ^= touch(block + (i - lo) * c->bytes, c->bytes); /* its own block */
+            }
+            sink = x;
             total += sum;
         }
         *rank_chunks = 1;
@@ -284,22 +310,77 @@ static double run_once(const struct config *c, const struct bench_kernel *k, str
             long next = -1, first;
             unsigned long cnt;
             uint64_t sum = 0;
-            lf_mpi_loop_begin(s->ml, tid, 0, k->n, 1);
-            while (lf_mpi_loop_next(s->ml, tid, &first, &cnt))
-                for (long i = first; i < first + (long)cnt; i++)
+            unsigned char x = 0;
+            lf_mpi_loop_begin_data(s->ml, tid, 0, k->n, 1, s->data);
+            while (lf_mpi_loop_next(s->ml, tid, &first, &cnt)) {
+                const unsigned char *in = lf_mpi_loop_input(s->ml, tid);
+                for (long i = first; i < first + (long)cnt; i++) {
                     BENCH_BODY(i);
+                    if (in)
+                        x ^= touch(in + (i - first) * c->bytes, c->bytes);
+                }
+            }
             lf_mpi_loop_end(s->ml, tid);
+            sink = x;
             total += sum;
         }
-        struct lf_mpi_stats st;
-        lf_mpi_loop_last_stats(s->ml, &st);
-        *rank_chunks = (long)st.rank_chunks;
+        lf_mpi_loop_last_stats(s->ml, &s->last);
+        *rank_chunks = (long)s->last.rank_chunks;
     }
     double t = MPI_Wtime() - t0;
     tl->runs = runs;
     tl->iters = iters;
     tl->sum = total;
     return t;
+}
+
+/* The affine costs of seed 003 each rank measured in the latest execution
+ * of the first lf: row (the one-sided claims), and the lf-sim command that
+ * models 1000 ranks like the median one (a rank as one worker of its
+ * team's speed: the thread level is the node dispatcher's). */
+static void report_costs(const struct config *c, double t1_per_iter)
+{
+    const struct sched *s = NULL;
+    for (int i = 0; i < c->ns && !s; i++)
+        if (c->s[i].kind == K_LF)
+            s = &c->s[i];
+    if (!s)
+        return;
+    const struct lf_mpi_stats *st = &s->last;
+    double mine[6] = {st->ns_per_iter,
+                      st->alpha_ns,
+                      st->beta_ns,
+                      st->stage_ns_per_iter,
+                      st->rank_chunks ? st->claim_seconds * 1e9 / (double)st->rank_chunks : 0,
+                      (double)st->staged_iters};
+    double *all = rank == 0 ? calloc((size_t)nranks * 6, sizeof *all) : NULL;
+    MPI_Gather(mine, 6, MPI_DOUBLE, all, 6, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    printf("\n# seed 003 costs measured under %s (latest execution), per rank\n", s->label);
+    printf("%5s %12s %10s %10s %14s %10s %12s\n", "rank", "ns/iter", "alpha_ns", "beta_ns",
+           "stage_ns/iter", "claim_ns", "staged_iters");
+    double col[6][1024];
+    int nr = nranks < 1024 ? nranks : 1024;
+    for (int r = 0; r < nranks; r++) {
+        const double *m = all + 6 * r;
+        printf("%5d %12.1f %10.0f %10.0f %14.2f %10.0f %12.0f\n", r, m[0], m[1], m[2], m[3], m[4],
+               m[5]);
+        for (int j = 0; j < 6 && r < nr; j++)
+            col[j][r] = m[j];
+    }
+    double med[6];
+    for (int j = 0; j < 5; j++)
+        med[j] = bench_median(col[j], nr);
+    /* A rank is one lf-sim worker whose speed is its team's, in iterations
+     * per second; its per-iteration staging cost gives the bandwidth. */
+    double ipt = med[0] > 0 ? med[0] : t1_per_iter * 1e9 / c->threads;
+    printf("# lf-sim, 1000 ranks x %d threads like the median rank:\n"
+           "lf-sim --workers 1000 --speeds %.6g --tasks %ld --latency %.3g --stage-lat %.3g "
+           "--bandwidth %.6g --bytes-per-iter %ld --claim-ns %.0f --schedule SPEC\n",
+           c->threads, 1e9 / ipt, 1000L * c->n / nranks, med[1] * 1e-9, med[2] * 1e-9,
+           med[3] > 0 ? (double)c->bytes / (med[3] * 1e-9) : 0.0, c->bytes, med[4]);
+    free(all);
 }
 
 int main(int argc, char **argv)
@@ -370,6 +451,27 @@ int main(int argc, char **argv)
                 s->kind == K_MASTER ? LF_MPI_MASTER : LF_MPI_ONE_SIDED, err, sizeof err) != 0)
             usage_error("--schedules: %s: %s", s->label, err);
     }
+    /* --bytes-per-iter: this rank's block of the input, in the block
+     * split's ranges (so the block rows read only their own). */
+    unsigned char *block = NULL;
+    if (c->bytes) {
+        unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
+        for (int r = 0; r <= nranks; r++)
+            home[r] = (unsigned long)((double)k->n * r / nranks);
+        size_t mine = (size_t)(home[rank + 1] - home[rank]) * (size_t)c->bytes;
+        block = malloc(mine ? mine : 1);
+        if (!home || !block)
+            usage_error("--bytes-per-iter %ld: no memory for this rank's block", c->bytes);
+        for (size_t b = 0; b < mine; b++)
+            block[b] = (unsigned char)(b * 131 + (size_t)rank);
+        for (int i = 0; i < c->ns; i++) {
+            char err[512];
+            if (c->s[i].ml && lf_mpi_data_create(&c->s[i].data, c->s[i].ml, home, block,
+                                                 (size_t)c->bytes, NULL, 0, err, sizeof err))
+                usage_error("--bytes-per-iter: %s", err);
+        }
+        free(home);
+    }
     if (hogged(c, rank)) {
         /* One busy process per core this rank's threads are pinned to. */
         struct bench_scenario hs = sc;
@@ -392,7 +494,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < c->ns; i++) {
             struct bench_tally tl;
             long rc = 0, all_rc = 0;
-            double t = run_once(c, k, &c->s[i], &tl, &rc), worst;
+            double t = run_once(c, k, &c->s[i], block, &tl, &rc), worst;
             uint64_t sum = 0;
             long iters = 0;
             MPI_Reduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -450,8 +552,13 @@ int main(int argc, char **argv)
                    nranks, c->threads, bench_kernel_name(c->kernel), k->n, t1);
         bench_write_rows(stdout, c->format, rows, c->ns, 1);
     }
-    for (int i = 0; i < c->ns; i++)
+    if (!wrong && c->bytes)
+        report_costs(c, t1 / (double)k->n);
+    for (int i = 0; i < c->ns; i++) {
+        lf_mpi_data_destroy(c->s[i].data);
         lf_mpi_loop_destroy(c->s[i].ml);
+    }
+    free(block);
     bench_kernel_free(k);
     free(times);
     free(chunks);

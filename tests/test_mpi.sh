@@ -68,13 +68,14 @@ one 3 badargs
 bench=./bench/lf-bench
 if [ -x ./bench/lf-bench-mpi ] && [ -x "$bench" ]; then
     out=$(timeout "$limit" "$run" -np 3 "$bench" --mpi --kernel triangle --n 3000 --grain 200 \
-        --threads 2 --slow 2:3 --reps 1 \
+        --threads 2 --slow 2:3 --reps 1 --bytes-per-iter 256 \
         --schedules block,lf:fac2,lf:af,master:dynamic,1,master:fac2 2>&1)
     rc=$?
-    if [ $rc != 0 ] || [ "$(echo "$out" | grep -c '^triangle')" != 5 ]; then
+    if [ $rc != 0 ] || [ "$(echo "$out" | grep -c '^triangle')" != 5 ] ||
+        ! echo "$out" | grep -q '^lf-sim --workers 1000'; then
         echo "FAIL: lf-bench --mpi (exit $rc)"; echo "$out" | tail -20; fail=1
     else
-        echo "lf-bench --mpi: 5 schedules, results right"
+        echo "lf-bench --mpi: 5 schedules, results right, staging costs reported"
     fi
     timeout "$limit" "$run" -np 2 "$bench" --mpi --slow 7:2 >/dev/null 2>&1
     rc=$?

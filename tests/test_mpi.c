@@ -10,6 +10,8 @@
  *                                     results returned to their owners
  *   test_mpi stream THREADS           rank 0 appends items while the loop
  *                                     runs: each handed out once
+ *   test_mpi env SPEC                 a handle made without a rank schedule
+ *                                     claims under SPEC (LF_MPI_SCHEDULE's)
  *   test_mpi badargs                  refusals (MPI_THREAD_FUNNELED on purpose)
  * Exit 0 on every rank when all checks pass, 1 otherwise.
  */
@@ -518,7 +520,18 @@ int main(int argc, char **argv)
         stream(T);
     else if (strcmp(mode, "badargs") == 0)
         badargs();
-    else {
+    else if (strcmp(mode, "env") == 0 && argc > 2) {
+        lf_mpi_loop *ml = NULL;
+        char err[512];
+        int rc = lf_mpi_loop_create(&ml, MPI_COMM_WORLD, 1, NULL, NULL, "env", err, sizeof err);
+        CHECK(rc == 0 && strcmp(lf_mpi_loop_rank_schedule(ml), argv[2]) == 0,
+              "rank schedule %s, expected %s", rc ? err : lf_mpi_loop_rank_schedule(ml), argv[2]);
+        if (rc == 0) {
+            run_loop(ml, 1, 0, 5000, 1, "env");
+            lf_mpi_loop_destroy(ml);
+        }
+        T = 1;
+    } else {
         if (rank == 0)
             fprintf(
                 stderr,

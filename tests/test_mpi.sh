@@ -63,6 +63,18 @@ one 3 stream 2
 one 4 stream 1
 one 1 badargs
 one 3 badargs
+# LF_MPI_SCHEDULE: taken when the caller names no rank schedule; a
+# malformed one is reported once per rank and fac2 used.
+LF_MPI_SCHEDULE=af one 2 env af
+out=$(LF_MPI_SCHEDULE=no-such timeout "$limit" "$run" -np 2 "$prog" env fac2 2>&1)
+if [ $? != 0 ] || [ "$(echo "$out" | grep -c 'LF_MPI_SCHEDULE="no-such"')" != 2 ]; then
+    echo "FAIL: LF_MPI_SCHEDULE=no-such: not reported once per rank, or not run under fac2"
+    echo "$out" | tail -10
+    fail=1
+else
+    echo "LF_MPI_SCHEDULE=no-such: reported on each rank, fac2 used"
+fi
+
 # lf-bench --mpi: every schedule's result checked against T1's (exit 3 when
 # wrong), a bad option refused with exit 2.
 bench=./bench/lf-bench

@@ -82,6 +82,9 @@ LF_API int lf_mpi_loop_create(lf_mpi_loop **out, MPI_Comm comm, int nthreads, co
 LF_API int lf_mpi_loop_create_mode(lf_mpi_loop **out, MPI_Comm comm, int nthreads,
                                    const char *rank_spec, const char *thread_spec, const char *name,
                                    enum lf_mpi_mode mode, char *err, size_t errlen);
+/* The rank level's schedule as parsed ("fac2", or what LF_MPI_SCHEDULE or
+ * rank_spec named); NULL for a NULL handle. */
+LF_API const char *lf_mpi_loop_rank_schedule(const lf_mpi_loop *ml);
 /* Collective: free the handle.  Precondition: no thread is inside a loop
  * of it. */
 LF_API void lf_mpi_loop_destroy(lf_mpi_loop *ml);

@@ -252,6 +252,11 @@ int lf_mpi_loop_create(lf_mpi_loop **out, MPI_Comm comm, int nthreads, const cha
                                    LF_MPI_ONE_SIDED, err, errlen);
 }
 
+const char *lf_mpi_loop_rank_schedule(const lf_mpi_loop *ml)
+{
+    return ml ? ml->rank.sched.spec : NULL;
+}
+
 void lf_mpi_loop_destroy(lf_mpi_loop *ml)
 {
     if (!ml)

@@ -134,20 +134,16 @@ static int prefix_at(const char *p)
     return -1;
 }
 
-static void parse_schedules(struct config *c, char *p)
+static void parse_schedules(struct config *c, char *rest)
 {
     c->ns = 0;
-    if (!*p)
+    if (!*rest)
         usage_error("--schedules: empty list");
-    while (*p) {
+    while (*rest) {
+        char *p = bench_list_next(&rest, prefix_at);
         int k = prefix_at(p);
         if (k < 0)
             usage_error("--schedules: '%s' does not start with lf:, master: or block", p);
-        char *q = p + 1;
-        while (*q && !(q[0] == ',' && prefix_at(q + 1) >= 0))
-            q++;
-        char *next = *q ? q + 1 : q;
-        *q = 0;
         if (c->ns == BENCH_MAX_SCHEDS)
             usage_error("--schedules: more than %d schedules", BENCH_MAX_SCHEDS);
         struct sched *s = &c->s[c->ns++];
@@ -160,7 +156,6 @@ static void parse_schedules(struct config *c, char *p)
             usage_error("--schedules: block takes no parameters, got '%s'", p);
         if (k != K_BLOCK && !*s->spec)
             usage_error("--schedules: '%s' names no schedule", p);
-        p = next;
     }
 }
 

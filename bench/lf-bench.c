@@ -461,21 +461,17 @@ static void parse_tbb(struct sched *s, const char *body)
  * such prefix.  A child accepts its own runtime's items only. */
 static void parse_schedules(struct config *c, char *list)
 {
-    char *p = list;
+    char *rest = list;
     int lf_slots = 0;
     c->ns = 0;
-    if (!*p)
+    if (!*rest)
         usage_error("--schedules: empty list");
-    while (*p) {
+    while (*rest) {
+        char *p = bench_list_next(&rest, prefix_at);
         int rt = prefix_at(p);
         if (rt < 0)
             usage_error("--schedules: '%s' does not start with omp:, lf:, libomp:, lb4omp: or tbb:",
                         p);
-        char *q = p + 1;
-        while (*q && !(q[0] == ',' && prefix_at(q + 1) >= 0))
-            q++;
-        char *next = *q ? q + 1 : q;
-        *q = 0;
         if (c->ns == BENCH_MAX_SCHEDS)
             usage_error("--schedules: more than %d schedules", BENCH_MAX_SCHEDS);
         struct sched *s = &c->s[c->ns++];
@@ -509,7 +505,6 @@ static void parse_schedules(struct config *c, char *list)
             s->kind = SK_OMP;
             parse_omp_kind(s, body);
         }
-        p = next;
     }
 }
 

@@ -212,6 +212,14 @@ double bench_median(double *v, int n);
 /* Set every row's ratio: the smallest median of the rows over its own. */
 void bench_rank_rows(struct bench_row *rows, int nrows);
 
+/* Cut the next item off a comma-separated --schedules list at *list, whose
+ * items start with a prefix that prefix_at recognises (>= 0) and may
+ * contain commas themselves ("omp:dynamic,1"): the item runs to the comma
+ * before the next such prefix.  Terminates the item in place, advances
+ * *list past it and returns it; the caller checks that it starts with a
+ * prefix. */
+char *bench_list_next(char **list, int (*prefix_at)(const char *));
+
 /* ---- One execution of a loop, as every runtime's driver counts it ---- */
 
 /* What a team's loop did: contiguous runs of iterations (chunks), iterations,

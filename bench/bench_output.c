@@ -35,6 +35,16 @@ double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+char *bench_list_next(char **list, int (*prefix_at)(const char *))
+{
+    char *p = *list, *q = p + (*p != '\0');
+    while (*q && !(q[0] == ',' && prefix_at(q + 1) >= 0))
+        q++;
+    *list = *q ? q + 1 : q;
+    *q = 0;
+    return p;
+}
+
 void bench_rank_rows(struct bench_row *rows, int nrows)
 {
     double best = 0;

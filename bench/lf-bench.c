@@ -247,6 +247,9 @@ static void help(void)
         "                      own to its children so all do the same work)\n"
         "  --serve           run schedules on request from standard input (how lf-bench\n"
         "                      runs its children; not for interactive use)\n"
+        "  --mpi             run across MPI ranks instead: mpirun -np P lf-bench --mpi ...\n"
+        "                      (lf-bench-mpi, built when configure finds MPI; its options:\n"
+        "                      lf-bench --mpi --help)\n"
         "  --help            this text\n"
         "\n"
         "Columns: median/min/max makespan of the rounds (s); T1 = the fastest sequential\n"
@@ -466,21 +469,17 @@ static void parse_tbb(struct sched *s, const char *body)
  * such prefix.  A child accepts its own runtime's items only. */
 static void parse_schedules(struct config *c, char *list)
 {
-    char *p = list;
+    char *rest = list;
     int lf_slots = 0;
     c->ns = 0;
-    if (!*p)
+    if (!*rest)
         usage_error("--schedules: empty list");
-    while (*p) {
+    while (*rest) {
+        char *p = bench_list_next(&rest, prefix_at);
         int rt = prefix_at(p);
         if (rt < 0)
             usage_error("--schedules: '%s' does not start with omp:, lf:, libomp:, lb4omp: or tbb:",
                         p);
-        char *q = p + 1;
-        while (*q && !(q[0] == ',' && prefix_at(q + 1) >= 0))
-            q++;
-        char *next = *q ? q + 1 : q;
-        *q = 0;
         if (c->ns == BENCH_MAX_SCHEDS)
             usage_error("--schedules: more than %d schedules", BENCH_MAX_SCHEDS);
         struct sched *s = &c->s[c->ns++];
@@ -514,7 +513,6 @@ static void parse_schedules(struct config *c, char *list)
             s->kind = SK_OMP;
             parse_omp_kind(s, body);
         }
-        p = next;
     }
 }
 
@@ -1156,9 +1154,11 @@ static int nchildren;
  * LF_BENCH_LB4OMP, LF_BENCH_TBB), else beside this program (or beside the
  * libtool wrapper when this is bench/.libs/lt-lf-bench); 0 when it is
  * there and executable. */
-static int find_child_program(enum runtime rt, char *path, size_t len)
+/* The program name installed next to this one (or where LF_BENCH_SUFFIX
+ * says, SUFFIX the part after "lf-bench-" in capitals): 0 with its path,
+ * -1 when there is none. */
+static int find_program(const char *name, char *path, size_t len)
 {
-    const char *name = runtimes[rt].program;
     char var[32], self[4096];
     snprintf(var, sizeof var, "LF_BENCH_%s", name + strlen("lf-bench-"));
     for (char *v = var; *v; v++)
@@ -1185,6 +1185,29 @@ static int find_child_program(enum runtime rt, char *path, size_t len)
     snprintf(path, len, "%s/%s", self, name);
     return access(path, X_OK) == 0 ? 0 : -1;
 }
+
+static int find_child_program(enum runtime rt, char *path, size_t len)
+{
+    return find_program(runtimes[rt].program, path, len);
+}
+
+#ifdef BENCH_PARENT
+/* lf-bench --mpi ...: this process becomes lf-bench-mpi (built with
+ * libloopfarm-mpi), each rank of `mpirun -np P lf-bench --mpi` alike. */
+static void __attribute__((noreturn)) become_mpi(char **argv)
+{
+    char path[4096];
+    if (find_program("lf-bench-mpi", path, sizeof path) != 0) {
+        fprintf(stderr,
+                PROG ": --mpi: lf-bench-mpi is not installed next to lf-bench "
+                     "(configure builds it when it finds MPI) and LF_BENCH_MPI names none\n");
+        exit(BENCH_EXIT_USAGE);
+    }
+    execv(path, argv);
+    fprintf(stderr, PROG ": --mpi: cannot run %s: %s\n", path, strerror(errno));
+    exit(BENCH_EXIT_USAGE);
+}
+#endif
 
 /* The TSC frequency in MHz as LB4OMP's KMP_CPU_SPEED wants it: the first
  * "cpu MHz" of /proc/cpuinfo (on this x86 the TSC runs at the nominal
@@ -1454,6 +1477,11 @@ int main(int argc, char **argv)
     static struct config cfg;
     struct config *c = &cfg;
 
+#ifdef BENCH_PARENT
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--mpi") == 0)
+            become_mpi(argv);
+#endif
     parse_options(c, argc, argv);
     bench_cleanup_install();
 #ifdef BENCH_OPENMP

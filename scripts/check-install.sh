@@ -28,6 +28,13 @@ fi
 # Only the public API is exported.
 bad=$(nm -D --defined-only "$prefix/lib/libloopfarm.so" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -v '^lf_' | grep -v '^_' || true)
 [ -z "$bad" ] || { echo "FAIL: exported non-public symbols: $bad"; exit 1; }
+# libloopfarm-mpi (when MPI was found) exports its lf_mpi_ API only.
+if [ -f "$prefix/lib/libloopfarm-mpi.so" ]; then
+    [ -f "$prefix/include/loopfarm/mpi.h" ] || { echo "FAIL: loopfarm/mpi.h not installed"; exit 1; }
+    bad=$(nm -D --defined-only "$prefix/lib/libloopfarm-mpi.so" | awk '$2 ~ /[TDBR]/ {print $3}' |
+        grep -v '^lf_mpi_' | grep -v '^_' || true)
+    [ -z "$bad" ] || { echo "FAIL: libloopfarm-mpi exports non-public symbols: $bad"; exit 1; }
+fi
 schedules=$("$build/tests/list-schedules" 2>/dev/null || echo "static dynamic guided multi af")
 pass=0
 fail=0

@@ -155,10 +155,7 @@ struct lf__thr {
     void *sbuf[LF_MAX_INPUTS];     /* staging buffers (lf_numa_alloc) */
     size_t scap[LF_MAX_INPUTS];    /* their sizes */
     struct lf__loc_times times;    /* compute time of local / remote chunks */
-    struct lf__affine comp_fit;    /* compute ns against iterations (alpha, t) */
-    struct lf__affine stage_fit;   /* staging ns against iterations (beta, s) */
-    uint64_t k_all, k_staged;      /* chunks completed, of which staged */
-    double i_all, i_staged;        /* the same in iterations */
+    struct lf__exec_costs costs;   /* its affine costs (lib/exec/exec.h) */
     uint64_t n_local, n_remote, n_staged, b_staged; /* this loop's totals */
 } LF__ALIGNED;
 

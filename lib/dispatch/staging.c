@@ -4,9 +4,9 @@
  * When a loop declares its inputs, a chunk whose home is another domain is
  * first copied into buffers on the member's own domain (lf_numa_alloc), and
  * lf_loop_input points the body there.  The copy is timed apart from the
- * compute, and both are fitted to the affine costs of Yang & Casanova, "A
- * multi-round algorithm for scheduling divisible workloads" (IPDPS 2003),
- * eqs. 1-2: compute alpha + c t, staging beta + c s, published in the
+ * compute, and both are fitted (lf__exec_costs_add) to the affine costs
+ * of Yang & Casanova, "A multi-round algorithm for scheduling divisible
+ * workloads" (IPDPS 2003), eqs. 1-2: compute alpha + c t, staging beta + c s, published in the
  * member's statistics (comp_lat_ns, stage_lat_ns, stage_ns_per_iter) for
  * the policies that plan with them (umr, rumr, as4dr).
  *
@@ -32,10 +32,7 @@ void lf__stage_join(struct lf_loop *l, int tid)
     /* The cost model is this loop's own: measured afresh each time (what
      * the call site remembers is seeded by lf__exec_start). */
     memset(&th->times, 0, sizeof th->times);
-    memset(&th->comp_fit, 0, sizeof th->comp_fit);
-    memset(&th->stage_fit, 0, sizeof th->stage_fit);
-    th->k_all = th->k_staged = 0;
-    th->i_all = th->i_staged = 0.0;
+    memset(&th->costs, 0, sizeof th->costs);
 }
 
 /* Make buffer k of member th hold bytes on its domain. */
@@ -194,36 +191,10 @@ uint64_t lf__stage_next_piece(struct lf_loop *l, struct lf__slot *s, int tid, ui
 void lf__stage_chunk_done(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t busy_ns)
 {
     struct lf__thr *th = &l->thr[tid];
-    double c = (double)th->chunk_n;
-    th->k_all++;
-    th->i_all += c;
-    if (th->chunk_staged) {
-        /* Staging cost beta + c s (seed 003 eq. 2), fitted to every staged
-         * chunk's copies (all its pieces). */
-        lf__affine_add(&th->stage_fit, c, (double)th->stage_ns);
-        th->k_staged++;
-        th->i_staged += c;
-    }
-    double beta, sl;
-    if (th->k_staged && lf__affine_solve(&th->stage_fit, &beta, &sl) == 0) {
-        /* What staging costs this member on average: only its remote chunks
-         * are staged, so the fitted line is weighted by the share of its
-         * chunks (beta) and iterations (s) that were, as lf-sim does.  A
-         * member whose own domain holds its data is not ranked as one with
-         * a slow link (umr's resource selection, seed 003 §5.2). */
-        struct lf__wstat *w = &s->view.w[tid];
-        lf__word_putd(&w->stage_lat_ns, beta * (double)th->k_staged / (double)th->k_all);
-        lf__word_putd(&w->stage_ns_per_iter, sl * th->i_staged / th->i_all);
-    }
-    if (!lf__exec_loc_chunk_done(&th->times, th->chunk_home, th->dom, th->chunk_staged,
-                                 (double)busy_ns, c)) {
-        /* Local data, or a staged copy on the member's own domain:
-         * compute cost alpha + c t (seed 003 eq. 1). */
-        double alpha, t;
-        lf__affine_add(&th->comp_fit, c, (double)busy_ns);
-        if (lf__affine_solve(&th->comp_fit, &alpha, &t) == 0)
-            lf__word_putd(&s->view.w[tid].comp_lat_ns, alpha);
-    }
+    int remote = lf__exec_loc_chunk_done(&th->times, th->chunk_home, th->dom, th->chunk_staged,
+                                         (double)busy_ns, (double)th->chunk_n);
+    lf__exec_costs_add(&s->ex, &th->costs, tid, (double)th->chunk_n, (double)busy_ns,
+                       th->chunk_staged, (double)th->stage_ns, !remote);
     th->chunk_home = -1;
     th->chunk_staged = 0;
 }

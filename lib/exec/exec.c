@@ -264,6 +264,33 @@ int lf__exec_loc_chunk_done(struct lf__loc_times *t, int home, int self, int sta
     return remote;
 }
 
+void lf__exec_costs_add(const struct lf__exec *x, struct lf__exec_costs *c, int w, double iters,
+                        double busy_ns, int staged, double stage_ns, int local)
+{
+    struct lf__wstat *ws = &x->view->w[w];
+    c->k_all++;
+    c->i_all += iters;
+    if (staged) {
+        /* Staging cost beta + c s (seed 003 eq. 2), fitted to every staged
+         * chunk's copies. */
+        lf__affine_add(&c->stage, iters, stage_ns);
+        c->k_staged++;
+        c->i_staged += iters;
+    }
+    double beta, sl;
+    if (c->k_staged && lf__affine_solve(&c->stage, &beta, &sl) == 0) {
+        lf__word_putd(&ws->stage_lat_ns, beta * (double)c->k_staged / (double)c->k_all);
+        lf__word_putd(&ws->stage_ns_per_iter, sl * c->i_staged / c->i_all);
+    }
+    if (local) {
+        /* Compute cost alpha + c t (seed 003 eq. 1). */
+        double alpha, t;
+        lf__affine_add(&c->comp, iters, busy_ns);
+        if (lf__affine_solve(&c->comp, &alpha, &t) == 0)
+            lf__word_putd(&ws->comp_lat_ns, alpha);
+    }
+}
+
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)
 {
     const struct lf__sched *s = x->sched;

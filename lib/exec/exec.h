@@ -261,6 +261,30 @@ struct lf__loc_modes lf__exec_loc_modes(const struct lf__sched *s, int homed, in
 int lf__exec_loc_chunk_done(struct lf__loc_times *t, int home, int self, int staged, double busy_ns,
                             double iters);
 
+/* ---- Affine costs measured at run time (seed 003 eqs. 1-2) ---- */
+
+/* One worker's fits: compute ns and staging ns against iterations, and
+ * how many of its chunks and iterations were staged.  Owned by the
+ * executor, one per worker; zero it when the worker joins a loop. */
+struct lf__exec_costs {
+    struct lf__affine comp;  /* alpha + c t, from chunks computed on local data */
+    struct lf__affine stage; /* beta + c s, from staged chunks */
+    uint64_t k_all, k_staged;
+    double i_all, i_staged;
+};
+
+/* Worker w's chunk of iters iterations ended: staged (its inputs were
+ * copied to it first, in stage_ns for all its copies), computed in busy_ns
+ * on local data (local: a staged copy is local) or not.  Refits and
+ * publishes w's comp_lat_ns (alpha, local chunks only), stage_lat_ns and
+ * stage_ns_per_iter (beta and 1/B weighted by the share of its chunks and
+ * iterations that were staged: a worker whose own memory holds its data is
+ * not ranked as one with a slow link, umr's resource selection, Yang &
+ * Casanova, "UMR: a multi-round algorithm for scheduling divisible
+ * workloads", IPDPS 2003, §5.2). */
+void lf__exec_costs_add(const struct lf__exec *x, struct lf__exec_costs *c, int w, double iters,
+                        double busy_ns, int staged, double stage_ns, int local);
+
 /* ---- What a call site remembers between executions ---- */
 
 /* Relative change of a worker's time per iteration between two executions

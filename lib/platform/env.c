@@ -49,6 +49,9 @@ static struct var vars[LF__ENV_COUNT] = {
                        "tsc or monotonic"},
     [LF__ENV_FAKE_NUMA] = {"LF_FAKE_NUMA", CHECK_OWNER, NULL, "off: the machine's NUMA nodes",
                            "N[,lat=NS][,gbps=G] (doc/numa.md)"},
+    [LF__ENV_MPI_SCHEDULE] = {"LF_MPI_SCHEDULE", CHECK_OWNER, NULL, "fac2",
+                              "a schedule as for LF_SCHEDULE, for the rank level of "
+                              "loopfarm/mpi.h loops (doc/mpi.md)"},
 };
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,0 +1,450 @@
+/* lib/mpi/rank.c - one rank's side of a loop instance across ranks: entry,
+ * the claim of a rank chunk, the chunk's completion, exit.
+ *
+ * The rules around the policy are lib/exec/'s; what this file adds is
+ * where the words are: the claim counter, the phase and the reports are in
+ * the host window (window.c) and change by one network atomic each; a
+ * rank's statistics are written by the rank into its own local slot (by
+ * lf__exec_chunk_done) and published to the host with one MPI_Accumulate
+ * per chunk, and the others' are read back before a claim, only when the
+ * policy reads measured times.  Each rank keeps its own copy of the
+ * policy's state; start() and calibrated() see the same numbers on every
+ * rank (the trip count and team size; the calibration reports, all in
+ * before the phase changes), so the ranks plan alike.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/mpi.h"
+
+static double bits_to_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static uint64_t double_to_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* Wait politely for another rank (a waiting rank may share a core with the
+ * one it waits for). */
+static void backoff(unsigned *spins)
+{
+    if (++*spins > 16)
+        sched_yield();
+}
+
+static MPI_Aint ctl(const struct lf__mpi_rank *r, int k)
+{
+    return lf__mpi_ctl(&r->win, r->slot, k);
+}
+
+int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sched *s, int master)
+{
+    memset(r, 0, sizeof *r);
+    int rc = lf__mpi_win_open(&r->win, comm);
+    if (rc)
+        return rc;
+    r->sched = *s;
+    int P = r->win.P;
+    r->w = aligned_alloc(64, (size_t)P * sizeof *r->w);
+    r->cal0 = calloc((size_t)P, sizeof *r->cal0);
+    r->mem.ipt = calloc((size_t)P, sizeof *r->mem.ipt);
+    r->mem.cal = calloc((size_t)P, sizeof *r->mem.cal);
+    r->mem.cost = calloc((size_t)P, sizeof *r->mem.cost);
+    r->use_mem = !master && r->sched.memory && lf__exec_mem_wanted(&r->sched);
+    int ok = r->w && r->cal0 && r->mem.ipt && r->mem.cal && r->mem.cost, all;
+    if (ok && master)
+        ok = lf__mpi_master_init(r) == 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) {
+        lf__mpi_rank_free(r);
+        return -ENOMEM;
+    }
+    r->view.w = r->w;
+    r->view.nworkers = P;
+    r->ex = (struct lf__exec){.sched = &r->sched, .pstate = r->pstate, .view = &r->view};
+    return 0;
+}
+
+void lf__mpi_rank_free(struct lf__mpi_rank *r)
+{
+    if (r->master)
+        lf__mpi_master_free(r);
+    lf__mpi_win_close(&r->win);
+    free(r->w);
+    free(r->cal0);
+    free(r->mem.ipt);
+    free(r->mem.cal);
+    free(r->mem.cost);
+}
+
+/* The slot's memory from the host into r->mem (words as doubles). */
+static void mem_read(struct lf__mpi_rank *r)
+{
+    int P = r->win.P, n = 1 + P * LF__MPI_MEM_WORDS;
+    uint64_t *buf = malloc((size_t)n * sizeof *buf);
+    if (!buf) {
+        r->mem.valid = 0; /* no memory this time: the instance calibrates */
+        return;
+    }
+    lf__mpi_get_block(&r->win, lf__mpi_mem(&r->win, r->slot), n, buf);
+    r->mem.valid = buf[0] != 0;
+    for (int j = 0; j < P; j++) {
+        const uint64_t *m = buf + 1 + j * LF__MPI_MEM_WORDS;
+        memcpy(&r->mem.ipt[j], &m[0], sizeof(double));
+        r->mem.cal[j] = m[1];
+        memcpy(r->mem.cost[j], &m[2], 3 * sizeof(double));
+    }
+    free(buf);
+}
+
+/* r->mem back to the slot's memory on the host. */
+static void mem_write(struct lf__mpi_rank *r)
+{
+    int P = r->win.P, n = 1 + P * LF__MPI_MEM_WORDS;
+    uint64_t *buf = malloc((size_t)n * sizeof *buf);
+    if (!buf)
+        return; /* the slot keeps its older memory */
+    buf[0] = (uint64_t)r->mem.valid;
+    for (int j = 0; j < P; j++) {
+        uint64_t *m = buf + 1 + j * LF__MPI_MEM_WORDS;
+        memcpy(&m[0], &r->mem.ipt[j], sizeof(double));
+        m[1] = r->mem.cal[j];
+        memcpy(&m[2], r->mem.cost[j], 3 * sizeof(double));
+    }
+    lf__mpi_put_block(&r->win, lf__mpi_mem(&r->win, r->slot), n, buf);
+    free(buf);
+}
+
+/* Publish this rank's statistics slot to the host (its owner's write). */
+static void publish(struct lf__mpi_rank *r)
+{
+    int me = r->win.rank;
+    lf__mpi_put_block(&r->win, lf__mpi_stat(&r->win, r->slot, me), (int)LF__MPI_WSTAT_WORDS,
+                      (const uint64_t *)&r->w[me]);
+}
+
+/* Read the other ranks' statistics from the host into the local view. */
+static void refresh(struct lf__mpi_rank *r)
+{
+    int me = r->win.rank, P = r->win.P;
+    struct lf__wstat own = r->w[me];
+    lf__mpi_get_block(&r->win, lf__mpi_stat(&r->win, r->slot, 0), P * (int)LF__MPI_WSTAT_WORDS,
+                      (uint64_t *)r->w);
+    r->w[me] = own;
+}
+
+/* How far claims may go: the trip count, or what a stream has so far. */
+static uint64_t limit(const struct lf__mpi_rank *r)
+{
+    return r->stream ? lf__mpi_get(&r->win, ctl(r, LF__MW_AVAIL)) : r->n;
+}
+
+static uint64_t unclaimed(const struct lf__mpi_rank *r)
+{
+    uint64_t at = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT)), end = limit(r);
+    return at < end ? end - at : 0;
+}
+
+/* Policies whose chunk depends only on what is left (and measured
+ * times): they can size a stream's chunks. */
+static const char *const stream_policies[] = {"as4dr", "dynamic", "guided", "fac2", "af"};
+
+const char *lf__mpi_stream_refused(const struct lf__sched *s)
+{
+    for (size_t i = 0; i < sizeof stream_policies / sizeof *stream_policies; i++)
+        if (strcmp(s->pol->name, stream_policies[i]) == 0)
+            return NULL;
+    return "a stream's rank schedule must size chunks from what is left: as4dr (with tail=off, "
+           "seed 001's rule for streams), dynamic, guided, fac2 or af";
+}
+
+/* Wait until slot s is open for instance g. */
+static void wait_open(const struct lf__mpi_rank *r, int s, uint64_t g)
+{
+    unsigned spins = 0;
+    while (lf__mpi_get(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_STATE)) != g)
+        backoff(&spins);
+}
+
+void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, int close)
+{
+    int s = (int)(g % LF__MPI_RING);
+    wait_open(r, s, g);
+    if (close)
+        lf__mpi_put(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_CLOSED), 1);
+    else if (count)
+        lf__mpi_fadd(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_AVAIL), count);
+}
+
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp)
+{
+    uint64_t g = r->entered++;
+    r->slot = (int)(g % LF__MPI_RING);
+    /* The slot is open for g once the last rank out of g - RING reset it. */
+    wait_open(r, r->slot, g);
+    r->inside = 1;
+    r->n = stream ? UINT64_MAX : n;
+    r->stream = stream;
+    r->stopped = 0;
+    r->k = 0;
+    r->chunks = r->iters = r->staged_iters = 0;
+    r->claim_s = r->busy_s = r->stage_s = 0.0;
+    memset(&r->costs, 0, sizeof r->costs);
+    r->t_entry = r->t_prev_end = MPI_Wtime();
+    /* The first rank in fixes the bounds and the instance's clock origin. */
+    uint64_t seen = lf__mpi_cas(&r->win, ctl(r, LF__MW_FP), 0, fp);
+    uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, double_to_bits(r->t_entry));
+    r->t_begin = t0 ? bits_to_double(t0) : r->t_entry;
+    memset(r->w, 0, (size_t)r->win.P * sizeof *r->w);
+    r->view.n = stream ? 0 : n; /* a stream's size is unknown: its policies read r only */
+    r->view.claim_ns = 0.0;
+    /* What this slot's loops learned: complete at the host before the slot
+     * opened, the same for every rank. */
+    int mem = r->use_mem && !stream; /* a stream's chunks are not a loop's */
+    if (mem)
+        mem_read(r);
+    int calib = lf__exec_start(&r->ex, mem ? &r->mem : NULL, r->cal0);
+    r->from_memory = r->view.calibrated_from_memory;
+    r->calibrating = calib;
+    r->run = !calib;
+    r->cal_size = r->cal0[r->win.rank];
+    /* A stream claims by compare-and-swap: a fetch-and-add could run past
+     * the items appended so far. */
+    r->kind = stream ? LF__CLAIM_CAS : lf__exec_claim_kind(&r->ex, 0, 0, &r->fa_chunk);
+    r->timed = lf__exec_needs_times(&r->sched);
+    if (seen != 0 && seen != fp) {
+        lf__mpi_rank_end(r);
+        return -ERANGE;
+    }
+    return 0;
+}
+
+/* The team's calibration is in: plan the first round from every rank's
+ * report, as the rank that ended it saw the remainder. */
+static void enter_run(struct lf__mpi_rank *r)
+{
+    refresh(r);
+    lf__exec_calib_end(&r->ex, lf__mpi_get(&r->win, ctl(r, LF__MW_RCAL)));
+    r->run = 1;
+}
+
+/* The calibration chunk this rank asks for now, 0 once the first round has
+ * begun.  In the paper's mode a rank whose calibration is in waits for the
+ * others' (while there is anything left to wait for). */
+static uint64_t calibration_want(struct lf__mpi_rank *r)
+{
+    if (r->run)
+        return 0;
+    if (lf__mpi_get(&r->win, ctl(r, LF__MW_PHASE)) == 1) {
+        enter_run(r);
+        return 0;
+    }
+    if (!r->calibrating && r->sched.cal_paper) {
+        unsigned spins = 0;
+        while (lf__mpi_get(&r->win, ctl(r, LF__MW_PHASE)) == 0 && unclaimed(r) > 0)
+            backoff(&spins);
+        if (lf__mpi_get(&r->win, ctl(r, LF__MW_PHASE)) == 1) {
+            enter_run(r);
+            return 0;
+        }
+    }
+    return r->cal_size;
+}
+
+/* Let this rank stop when its policy says the others finish the rest: only
+ * while another rank is still active. */
+static int try_stop(struct lf__mpi_rank *r)
+{
+    uint64_t a = lf__mpi_get(&r->win, ctl(r, LF__MW_ACTIVE));
+    while (a > 1) {
+        uint64_t old = lf__mpi_cas(&r->win, ctl(r, LF__MW_ACTIVE), a, a - 1);
+        if (old == a) {
+            r->stopped = 1;
+            lf__exec_worker_gone(&r->ex, r->win.rank);
+            return 1;
+        }
+        a = old;
+    }
+    return 0;
+}
+
+/* LF__CLAIM_CAS: sized from the remainder the counter shows, then one
+ * compare-and-swap; a lost race re-sizes from the value it returned.  A
+ * stream's remainder is what was appended and not claimed; when that is
+ * nothing, *wait says whether more may come. */
+static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uint64_t *lo,
+                          int *wait)
+{
+    uint64_t cur = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT));
+    /* CLOSED read before AVAIL: once closed, the AVAIL read after it is final. */
+    int closed = r->stream && lf__mpi_get(&r->win, ctl(r, LF__MW_CLOSED)) != 0;
+    uint64_t end = limit(r);
+    *wait = r->stream && !closed && cur >= end;
+    while (cur < end) {
+        uint64_t rem = end - cur, c;
+        if (want) {
+            c = lf__exec_clip(&r->ex, want, rem);
+        } else {
+            c = lf__exec_claim_size(&r->ex, r->win.rank, rem, now);
+            if (c == 0 && try_stop(r))
+                return 0;
+            c = c ? c : 1;
+        }
+        uint64_t old = lf__mpi_cas(&r->win, ctl(r, LF__MW_NEXT), cur, cur + c);
+        if (old == cur) {
+            *lo = cur;
+            return c;
+        }
+        cur = old;
+    }
+    *wait = r->stream && !closed;
+    return 0;
+}
+
+int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
+{
+    if (!r->inside || r->stopped)
+        return 0;
+    double t = MPI_Wtime();
+    if (r->master) {
+        /* Rank 0 serves the others until they are all done; they ask. */
+        int got = lf__mpi_master_claim(r, c);
+        double t1 = MPI_Wtime();
+        r->claim_s += t1 - t;
+        if (got) {
+            r->chunks++;
+            c->t_claim = t1;
+        }
+        return got;
+    }
+    double now = (t - r->t_begin) * 1e9;
+    uint64_t want = calibration_want(r), lo = 0, n = 0;
+    int wait = 0;
+    if (r->timed && r->run)
+        refresh(r);
+    switch (r->kind) {
+    case LF__CLAIM_FETCH_ADD: {
+        uint64_t at = lf__mpi_fadd(&r->win, ctl(r, LF__MW_NEXT), r->fa_chunk);
+        lo = at;
+        n = at < r->n ? (r->n - at < r->fa_chunk ? r->n - at : r->fa_chunk) : 0;
+        break;
+    }
+    case LF__CLAIM_STATIC:
+        n = r->sched.pol->partition(r->pstate, &r->view, r->win.rank, r->k++, &lo);
+        break;
+    case LF__CLAIM_CAS:
+    case LF__CLAIM_DOMAINS: /* never chosen: ranks have no domains */
+        n = claim_cas(r, want, now, &lo, &wait);
+        break;
+    }
+    double t1 = MPI_Wtime();
+    r->claim_s += t1 - t;
+    if (!n)
+        return wait ? LF__MPI_WAIT : 0;
+    r->chunks++;
+    r->view.claim_ns = r->claim_s * 1e9 / (double)r->chunks;
+    lf__exec_chunk_begin(&r->ex, r->win.rank, now, n);
+    if (r->timed)
+        publish(r);
+    *c = (struct lf__mpi_chunk){.lo = lo, .n = n, .t_claim = t1, .calib = want != 0};
+    return 1;
+}
+
+void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
+{
+    double t = MPI_Wtime();
+    r->iters += c->n;
+    r->staged_iters += c->remote;
+    r->stage_s += c->stage_ns * 1e-9;
+    /* Compute: from the claim to the team's last thread out, less staging. */
+    double span = (t - c->t_claim) * 1e9;
+    uint64_t busy = span > c->stage_ns ? (uint64_t)(span - c->stage_ns) : 1;
+    r->busy_s += (double)busy * 1e-9;
+    /* Seed 003's affine costs of this rank: its chunks' data is local once
+     * staged. */
+    lf__exec_costs_add(&r->ex, &r->costs, r->win.rank, (double)c->n, (double)busy, c->remote > 0,
+                       c->stage_ns, 1);
+    if (r->master) {
+        /* The master keeps the statistics it sizes from: tell it. */
+        lf__mpi_master_done(r, c->n, busy);
+        return;
+    }
+    double since = (t - r->t_prev_end) * 1e9;
+    uint64_t total = since > (double)busy ? (uint64_t)since : busy;
+    r->t_prev_end = t;
+    if (lf__exec_chunk_done(&r->ex, r->win.rank, c->n, busy, total, c->calib, r->calibrating,
+                            &r->cal_size)) {
+        /* Its calibration is in: a rank's availability is its team's
+         * business, its latency what a claim costs it. */
+        lf__exec_calib_report(&r->ex, r->win.rank, 1.0, r->view.claim_ns, 1.0);
+        r->calibrating = 0;
+        publish(r);
+        /* The report is complete at the host (flushed) before the count
+         * that tells the last reporter everybody's is in. */
+        if (lf__mpi_fadd(&r->win, ctl(r, LF__MW_REPORTS), 1) + 1 == (uint64_t)r->win.P) {
+            lf__mpi_put(&r->win, ctl(r, LF__MW_RCAL), unclaimed(r));
+            lf__mpi_put(&r->win, ctl(r, LF__MW_PHASE), 1);
+        }
+        return;
+    }
+    if (r->timed)
+        publish(r);
+}
+
+/* The last rank out: remember what the instance learned, reset the slot,
+ * then open it for instance g. */
+static void recycle(struct lf__mpi_rank *r, uint64_t g)
+{
+    if (r->use_mem && !r->stream) {
+        /* Every rank's final statistics are at the host (each published
+         * them before counting itself out). */
+        double drift;
+        refresh(r);
+        mem_read(r);
+        (void)lf__exec_mem_end(&r->ex, &r->mem, &drift);
+        mem_write(r);
+    }
+    static const uint64_t zero[LF__MPI_WSTAT_WORDS > LF__MW_CTL ? LF__MPI_WSTAT_WORDS : LF__MW_CTL];
+    lf__mpi_put_block(&r->win, ctl(r, LF__MW_NEXT), LF__MW_CTL - 1, zero + 1);
+    lf__mpi_put(&r->win, ctl(r, LF__MW_ACTIVE), (uint64_t)r->win.P);
+    for (int j = 0; j < r->win.P; j++)
+        lf__mpi_put_block(&r->win, lf__mpi_stat(&r->win, r->slot, j), (int)LF__MPI_WSTAT_WORDS,
+                          zero);
+    /* Every reset above is complete at the host (flushed) before the slot
+     * opens. */
+    lf__mpi_put(&r->win, ctl(r, LF__MW_STATE), g);
+}
+
+void lf__mpi_rank_end(struct lf__mpi_rank *r)
+{
+    if (!r->inside)
+        return;
+    r->inside = 0;
+    if (r->master) {
+        lf__mpi_master_leave(r);
+    } else if (!r->stopped) {
+        /* Gone: policies must not count on this rank any more. */
+        lf__exec_worker_gone(&r->ex, r->win.rank);
+        if (r->timed)
+            publish(r);
+        uint64_t a = lf__mpi_get(&r->win, ctl(r, LF__MW_ACTIVE)), old;
+        while (a > 0 && (old = lf__mpi_cas(&r->win, ctl(r, LF__MW_ACTIVE), a, a - 1)) != a)
+            a = old;
+    }
+    if (r->stream)
+        r->stream_items = lf__mpi_get(&r->win, ctl(r, LF__MW_AVAIL));
+    uint64_t g = r->entered - 1;
+    if (lf__mpi_fadd(&r->win, ctl(r, LF__MW_DONE), 1) + 1 == (uint64_t)r->win.P)
+        recycle(r, g + LF__MPI_RING);
+}

@@ -40,10 +40,16 @@
  * every chunk but the loop's last is a multiple of c.  chunk:ignore lets loopfarm size chunks
  * in single iterations.  A loopfarm spec's own chunk ("dynamic,4") then counts units.
  *
- * Monotonic loops.  loopfarm claims chunks from one shared counter that only moves forward
- * (lib/dispatch/loop.c: fetch-add or CAS from the current value), so any one thread's chunks
- * of a loop come in increasing order: every loop the shim takes is monotonic, which satisfies
- * both monotonic and nonmonotonic schedules.
+ * Monotonic loops.  loopfarm claims chunks from one shared counter that only moves forward,
+ * so a thread's chunks come in increasing order, except where a schedule leases each member a
+ * range of its own (auto's lease, lease=on|force) and a member that finishes early takes the
+ * tail of another's: that is allowed under OpenMP's nonmonotonic modifier only.  Loops entered
+ * through the monotonic entry points (GOMP_loop_dynamic_start, _guided_, _runtime_, their
+ * ull and combined `parallel for` forms, the GOMP 1.0 forms, GOMP_loop_start with
+ * GFS_MONOTONIC) and runtime loops whose ICV says monotonic (OMP_SCHEDULE=monotonic:dynamic)
+ * are scheduled with lf_loop_set_monotonic (their sites carry LF_SITE_MONOTONIC): no lease.
+ * GCC 9 and later emit the nonmonotonic and maybe_nonmonotonic entry points for schedule(
+ * dynamic), schedule(guided) and schedule(runtime) without a modifier (OpenMP 5.0's default).
  *
  * Iteration spaces.  Every taken loop, long or unsigned long long, counting up or down, is
  * scheduled as the logical space [0, units) with step 1; a chunk [u0, u1) of units becomes
@@ -192,11 +198,14 @@ static struct {
 #undef X
 } real;
 
-/* The source kinds of the entry points. */
+/* The source kinds of the entry points, with S_MONO added for the monotonic ones (the
+ * entry points without "nonmonotonic" in their name, and GOMP_loop_start's GFS_MONOTONIC). */
 enum src {
     S_DYNAMIC = LF__SHIM_SRC_DYNAMIC,
     S_GUIDED = LF__SHIM_SRC_GUIDED,
-    S_RUNTIME = LF__SHIM_SRC_RUNTIME
+    S_RUNTIME = LF__SHIM_SRC_RUNTIME,
+    S_KIND = 7,
+    S_MONO = 8
 };
 
 static struct lf__shim cfg = {.name = "gomp", .runtime = "libgomp"};
@@ -274,11 +283,12 @@ static ull trip_long(long start, long end, long incr)
 
 /* Decide whether the shim takes a loop of n iterations at nesting level `level`, filling st's
  * scheduling fields; returns the entry, or -1 for libgomp. */
-static int decide(enum src src, ull chunk, ull n, int level, struct lf__shim_loop *st)
+static int decide(int src, ull chunk, ull n, int level, struct lf__shim_loop *st)
 {
     if (!real.GOMP_loop_start)
         return -1; /* no GOMP_loop_start: a libgomp older than GCC 9 keeps every loop */
-    return lf__shim_decide(&cfg, (enum lf__shim_src)src, chunk, n, level, st);
+    return lf__shim_decide(&cfg, (enum lf__shim_src)(src & S_KIND), (src & S_MONO) != 0, chunk, n,
+                           level, st);
 }
 
 /* What a team's members share about one taken loop: the block of the libgomp work share
@@ -319,7 +329,7 @@ static void enter(int e, struct lf__shim_loop *st, const void *ra)
     void *mem = (void *)(uintptr_t)sizeof(struct meet_block);
     long s0, s1;
     REAL(GOMP_loop_start)(0, 0, 1, GFS_STATIC, 0, &s0, &s1, NULL, &mem);
-    struct lf_site *site = lf__shim_site(&cfg, e, ra);
+    struct lf_site *site = lf__shim_site(&cfg, e, st->monotonic, ra);
     int nthreads = omp_get_num_threads();
     st->tid = omp_get_thread_num();
     lf_omp_lease *lease = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
@@ -354,7 +364,7 @@ static void leave(struct lf__shim_loop *st)
 }
 
 /* Start a long loop if the shim takes it: true in *taken, and the first chunk's answer. */
-static bool start_long(enum src src, long start, long end, long incr, ull chunk, long *istart,
+static bool start_long(int src, long start, long end, long incr, ull chunk, long *istart,
                        long *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
@@ -377,7 +387,7 @@ static bool start_long(enum src src, long start, long end, long incr, ull chunk,
     return true;
 }
 
-static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull chunk, ull *istart,
+static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk, ull *istart,
                       ull *iend, bool *taken, const void *ra)
 {
     int level = omp_get_level();
@@ -411,13 +421,13 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         return REAL(name)(start, end, incr, chunk, istart, iend);                                  \
     }
 
-#define LONG_RSTART(name)                                                                          \
+#define LONG_RSTART(name, src)                                                                     \
     SHIM_API bool name(long start, long end, long incr, long *istart, long *iend)                  \
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_long(S_RUNTIME, start, end, incr, 1, istart, iend, &taken,                   \
+            r = start_long(src, start, end, incr, 1, istart, iend, &taken,                         \
                            __builtin_return_address(0));                                           \
             if (taken)                                                                             \
                 return r;                                                                          \
@@ -455,13 +465,13 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         return REAL(name)(up, start, end, incr, chunk, istart, iend);                              \
     }
 
-#define ULL_RSTART(name)                                                                           \
+#define ULL_RSTART(name, src)                                                                      \
     SHIM_API bool name(bool up, ull start, ull end, ull incr, ull *istart, ull *iend)              \
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
         if (cfg.enabled) {                                                                         \
-            r = start_ull(S_RUNTIME, up, start, end, incr, 1, istart, iend, &taken,                \
+            r = start_ull(src, up, start, end, incr, 1, istart, iend, &taken,                      \
                           __builtin_return_address(0));                                            \
             if (taken)                                                                             \
                 return r;                                                                          \
@@ -479,13 +489,13 @@ static bool start_ull(enum src src, bool up, ull start, ull end, ull incr, ull c
         return REAL(name)(istart, iend);                                                           \
     }
 
-LONG_START(GOMP_loop_dynamic_start, S_DYNAMIC)
-LONG_START(GOMP_loop_guided_start, S_GUIDED)
+LONG_START(GOMP_loop_dynamic_start, S_DYNAMIC | S_MONO)
+LONG_START(GOMP_loop_guided_start, S_GUIDED | S_MONO)
 LONG_START(GOMP_loop_nonmonotonic_dynamic_start, S_DYNAMIC)
 LONG_START(GOMP_loop_nonmonotonic_guided_start, S_GUIDED)
-LONG_RSTART(GOMP_loop_runtime_start)
-LONG_RSTART(GOMP_loop_nonmonotonic_runtime_start)
-LONG_RSTART(GOMP_loop_maybe_nonmonotonic_runtime_start)
+LONG_RSTART(GOMP_loop_runtime_start, S_RUNTIME | S_MONO)
+LONG_RSTART(GOMP_loop_nonmonotonic_runtime_start, S_RUNTIME)
+LONG_RSTART(GOMP_loop_maybe_nonmonotonic_runtime_start, S_RUNTIME)
 LONG_NEXT(GOMP_loop_dynamic_next)
 LONG_NEXT(GOMP_loop_guided_next)
 LONG_NEXT(GOMP_loop_nonmonotonic_dynamic_next)
@@ -494,13 +504,13 @@ LONG_NEXT(GOMP_loop_runtime_next)
 LONG_NEXT(GOMP_loop_nonmonotonic_runtime_next)
 LONG_NEXT(GOMP_loop_maybe_nonmonotonic_runtime_next)
 
-ULL_START(GOMP_loop_ull_dynamic_start, S_DYNAMIC)
-ULL_START(GOMP_loop_ull_guided_start, S_GUIDED)
+ULL_START(GOMP_loop_ull_dynamic_start, S_DYNAMIC | S_MONO)
+ULL_START(GOMP_loop_ull_guided_start, S_GUIDED | S_MONO)
 ULL_START(GOMP_loop_ull_nonmonotonic_dynamic_start, S_DYNAMIC)
 ULL_START(GOMP_loop_ull_nonmonotonic_guided_start, S_GUIDED)
-ULL_RSTART(GOMP_loop_ull_runtime_start)
-ULL_RSTART(GOMP_loop_ull_nonmonotonic_runtime_start)
-ULL_RSTART(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+ULL_RSTART(GOMP_loop_ull_runtime_start, S_RUNTIME | S_MONO)
+ULL_RSTART(GOMP_loop_ull_nonmonotonic_runtime_start, S_RUNTIME)
+ULL_RSTART(GOMP_loop_ull_maybe_nonmonotonic_runtime_start, S_RUNTIME)
 ULL_NEXT(GOMP_loop_ull_dynamic_next)
 ULL_NEXT(GOMP_loop_ull_guided_next)
 ULL_NEXT(GOMP_loop_ull_nonmonotonic_dynamic_next)
@@ -512,13 +522,14 @@ ULL_NEXT(GOMP_loop_ull_maybe_nonmonotonic_runtime_next)
 /* The source kind of a generic start's schedule code; -1 for the kinds libgomp keeps. */
 static int src_of_code(long sched)
 {
+    int mono = (unsigned long)sched & GFS_MONOTONIC ? S_MONO : 0;
     switch ((unsigned long)sched & ~GFS_MONOTONIC) {
     case GFS_RUNTIME:
-        return S_RUNTIME;
+        return S_RUNTIME | mono;
     case GFS_DYNAMIC:
-        return S_DYNAMIC;
+        return S_DYNAMIC | mono;
     case GFS_GUIDED:
-        return S_GUIDED;
+        return S_GUIDED | mono;
     default:
         return -1;
     }
@@ -531,8 +542,8 @@ SHIM_API bool GOMP_loop_start(long start, long end, long incr, long sched, long 
     int src = src_of_code(sched);
     if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
-        r = start_long((enum src)src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,
-                       &taken, __builtin_return_address(0));
+        r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend, &taken,
+                       __builtin_return_address(0));
         if (taken)
             return r;
     }
@@ -546,7 +557,7 @@ SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sc
     int src = src_of_code(sched);
     if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
-        r = start_ull((enum src)src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,
+        r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,
                       __builtin_return_address(0));
         if (taken)
             return r;
@@ -623,8 +634,8 @@ static void par_body(void *p)
 }
 
 /* Fill x for a combined loop if the shim takes it; false for libgomp. */
-static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, long start,
-                       long end, long incr, ull chunk, const void *ra)
+static bool par_decide(struct par_ctx *x, int src, body_fn fn, void *data, long start, long end,
+                       long incr, ull chunk, const void *ra)
 {
     if (!cfg.enabled)
         return false;
@@ -656,32 +667,31 @@ static bool par_decide(struct par_ctx *x, enum src src, body_fn fn, void *data, 
         REAL(name)(fn, data, nthreads, start, end, incr, chunk, flags);                            \
     }
 
-#define PAR_LOOP_RT(name)                                                                          \
+#define PAR_LOOP_RT(name, src)                                                                     \
     SHIM_API void name(body_fn fn, void *data, unsigned nthreads, long start, long end, long incr, \
                        unsigned flags)                                                             \
     {                                                                                              \
         struct par_ctx x;                                                                          \
         shim_ready();                                                                              \
-        if (par_decide(&x, S_RUNTIME, fn, data, start, end, incr, 1,                               \
-                       __builtin_return_address(0))) {                                             \
+        if (par_decide(&x, src, fn, data, start, end, incr, 1, __builtin_return_address(0))) {     \
             GOMP_parallel(par_body, &x, nthreads, flags);                                          \
             return;                                                                                \
         }                                                                                          \
         REAL(name)(fn, data, nthreads, start, end, incr, flags);                                   \
     }
 
-PAR_LOOP(GOMP_parallel_loop_dynamic, S_DYNAMIC)
-PAR_LOOP(GOMP_parallel_loop_guided, S_GUIDED)
+PAR_LOOP(GOMP_parallel_loop_dynamic, S_DYNAMIC | S_MONO)
+PAR_LOOP(GOMP_parallel_loop_guided, S_GUIDED | S_MONO)
 PAR_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic, S_DYNAMIC)
 PAR_LOOP(GOMP_parallel_loop_nonmonotonic_guided, S_GUIDED)
-PAR_LOOP_RT(GOMP_parallel_loop_runtime)
-PAR_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime)
-PAR_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+PAR_LOOP_RT(GOMP_parallel_loop_runtime, S_RUNTIME | S_MONO)
+PAR_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime, S_RUNTIME)
+PAR_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime, S_RUNTIME)
 
 /* GOMP 1.0: the caller runs fn itself between the start and GOMP_parallel_end, so it enters
  * the loop here, inside the new team; the context lives until GOMP_parallel_end. */
-static bool legacy_start(enum src src, body_fn fn, void *data, unsigned nthreads, long start,
-                         long end, long incr, ull chunk, const void *ra)
+static bool legacy_start(int src, body_fn fn, void *data, unsigned nthreads, long start, long end,
+                         long incr, ull chunk, const void *ra)
 {
     if (!cfg.enabled || omp_get_level() + 1 >= SHIM_LEVELS)
         return false;
@@ -704,8 +714,8 @@ SHIM_API void GOMP_parallel_loop_dynamic_start(body_fn fn, void *data, unsigned 
                                                long start, long end, long incr, long chunk)
 {
     shim_ready();
-    if (!legacy_start(S_DYNAMIC, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1,
-                      __builtin_return_address(0)))
+    if (!legacy_start(S_DYNAMIC | S_MONO, fn, data, nthreads, start, end, incr,
+                      chunk > 0 ? (ull)chunk : 1, __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_dynamic_start)(fn, data, nthreads, start, end, incr, chunk);
 }
 
@@ -713,8 +723,8 @@ SHIM_API void GOMP_parallel_loop_guided_start(body_fn fn, void *data, unsigned n
                                               long end, long incr, long chunk)
 {
     shim_ready();
-    if (!legacy_start(S_GUIDED, fn, data, nthreads, start, end, incr, chunk > 0 ? (ull)chunk : 1,
-                      __builtin_return_address(0)))
+    if (!legacy_start(S_GUIDED | S_MONO, fn, data, nthreads, start, end, incr,
+                      chunk > 0 ? (ull)chunk : 1, __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_guided_start)(fn, data, nthreads, start, end, incr, chunk);
 }
 
@@ -722,7 +732,7 @@ SHIM_API void GOMP_parallel_loop_runtime_start(body_fn fn, void *data, unsigned 
                                                long start, long end, long incr)
 {
     shim_ready();
-    if (!legacy_start(S_RUNTIME, fn, data, nthreads, start, end, incr, 1,
+    if (!legacy_start(S_RUNTIME | S_MONO, fn, data, nthreads, start, end, incr, 1,
                       __builtin_return_address(0)))
         REAL(GOMP_parallel_loop_runtime_start)(fn, data, nthreads, start, end, incr);
 }

@@ -39,7 +39,9 @@
  * (unless chunk:ignore) and writes a chunk [j0, j1) back as lb + j0*st .. lb + (j1-1)*st,
  * computed modulo 2^64 and truncated to the form's width, so bounds near the type's limits do
  * not overflow; *last is set on the chunk that holds the loop's last iteration (lastprivate).
- * Every taken loop is monotonic: loopfarm's shared counter only moves forward.
+ * A loop whose schedule carries the monotonic modifier (1 << 29), or a runtime loop whose ICV
+ * says monotonic, is scheduled with lf_loop_set_monotonic (no chunk taken from another
+ * member's lease: each thread's chunks come in increasing order); the others may use leases.
  *
  * Teams.  libomp gives a library no memory that a team's members alone share for one loop (as
  * libgomp's work share does), so the members meet as `#pragma omp single copyprivate` makes
@@ -241,8 +243,8 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     if (level >= 0 && level < LF__SHIM_LEVELS && (doacross >> level & 1))
         return false; /* a doacross loop: libomp's, with its dependences */
     struct lf__shim_loop tmp;
-    int e =
-        lf__shim_decide(&cfg, (enum lf__shim_src)src, chunk > 0 ? (ull)chunk : 1, n, level, &tmp);
+    int e = lf__shim_decide(&cfg, (enum lf__shim_src)src, (sched & KMP_SCH_MODIFIER_MONOTONIC) != 0,
+                            chunk > 0 ? (ull)chunk : 1, n, level, &tmp);
     if (e < 0)
         return false;
     struct lf__shim_loop *s = &levels[level];
@@ -253,7 +255,7 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     s->end = ub;
     s->incr = st;
     s->tid = omp_get_thread_num();
-    struct lf_site *site = lf__shim_site(&cfg, e, ra);
+    struct lf_site *site = lf__shim_site(&cfg, e, s->monotonic, ra);
     int nthreads = omp_get_num_threads();
     struct meet m = {0};
     lf__shim_bounds_of(s, &m.bounds);

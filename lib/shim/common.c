@@ -139,6 +139,7 @@ void lf__shim_configure(struct lf__shim *s)
         snprintf(s->fallback_label[e], sizeof s->fallback_label[e], "%s:%s", s->name,
                  entry_label[e]);
         s->fallback[e].file = s->fallback_label[e];
+        s->fallback[e].flags = LF_SITE_MONOTONIC; /* shared by both modifiers: the safe one */
     }
     if (sched && !*sched)
         sched = NULL;
@@ -162,7 +163,7 @@ void lf__shim_configure(struct lf__shim *s)
     s->spec[LF__SHIM_RT_AUTO] = rt_set ? rt : spec_of(s, map[LF__SHIM_K_AUTO]);
     if (s->guided_cap)
         s->fallback[LF__SHIM_GUIDED].flags = s->fallback[LF__SHIM_RT_GUIDED].flags =
-            LF_SITE_GUIDED_CAP;
+            LF_SITE_GUIDED_CAP | LF_SITE_MONOTONIC;
     if (s->verbose > 0) {
         fprintf(stderr,
                 "loopfarm-%s: loopfarm " LF_VERSION_STRING
@@ -182,7 +183,8 @@ void lf__shim_configure(struct lf__shim *s)
 /* The entry for a loop of source kind src (runtime: the run-sched ICV picks it) with the
  * program's chunk; -1 when the runtime keeps the loop.  *chunk becomes the chunk that
  * applies. */
-static int pick_entry(const struct lf__shim *s, enum lf__shim_src src, lf__ull *chunk)
+static int pick_entry(const struct lf__shim *s, enum lf__shim_src src, lf__ull *chunk,
+                      bool *monotonic)
 {
     int e;
     if (src == LF__SHIM_SRC_DYNAMIC) {
@@ -193,6 +195,8 @@ static int pick_entry(const struct lf__shim *s, enum lf__shim_src src, lf__ull *
         omp_sched_t kind;
         int c;
         omp_get_schedule(&kind, &c);
+        if ((unsigned long)kind & SHIM_SCHED_MONOTONIC)
+            *monotonic = true; /* OMP_SCHEDULE=monotonic:dynamic */
         switch ((unsigned long)kind & ~SHIM_SCHED_MONOTONIC) {
         case omp_sched_dynamic:
             e = LF__SHIM_RT_DYNAMIC;
@@ -212,12 +216,12 @@ static int pick_entry(const struct lf__shim *s, enum lf__shim_src src, lf__ull *
     return s->spec[e] ? e : -1;
 }
 
-int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, lf__ull chunk, lf__ull n,
-                    int level, struct lf__shim_loop *st)
+int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, bool monotonic, lf__ull chunk,
+                    lf__ull n, int level, struct lf__shim_loop *st)
 {
     if (!s->enabled || level < 0 || level >= LF__SHIM_LEVELS)
         return -1;
-    int e = pick_entry(s, src, &chunk);
+    int e = pick_entry(s, src, &chunk, &monotonic);
     if (e < 0)
         return -1;
     lf__ull unit = s->honour_chunk && chunk > 1 ? chunk : 1;
@@ -228,6 +232,7 @@ int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, lf__ull chu
     st->unit = unit;
     st->units = units;
     st->entry = e;
+    st->monotonic = monotonic;
     return e;
 }
 
@@ -238,7 +243,7 @@ int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, lf__ull chu
  * lock-free; when it is full, loops share their entry's fallback site. */
 #define SHIM_SITES 1024
 struct call_site {
-    atomic_uintptr_t key; /* (call address << 3) | entry; 0: free */
+    atomic_uintptr_t key; /* (call address << 4) | (monotonic << 3) | entry; 0: free */
     atomic_int ready;     /* label and site written */
     atomic_int announced; /* LF_VERBOSE named it */
     char label[112];
@@ -248,7 +253,8 @@ static struct call_site call_sites[SHIM_SITES];
 static atomic_int fallback_announced[LF__SHIM_ENTRIES];
 
 /* Label a call address as "NAME:KIND@object+0xOFFSET", which addr2line resolves. */
-static void label_site(const struct lf__shim *s, struct call_site *c, int e, const void *ra)
+static void label_site(const struct lf__shim *s, struct call_site *c, int e, bool monotonic,
+                       const void *ra)
 {
     Dl_info info;
     const char *obj = "?";
@@ -258,16 +264,17 @@ static void label_site(const struct lf__shim *s, struct call_site *c, int e, con
         obj = slash ? slash + 1 : info.dli_fname;
         off = (uintptr_t)ra - (uintptr_t)info.dli_fbase;
     }
-    snprintf(c->label, sizeof c->label, "%s:%s@%s+0x%lx", s->name, entry_label[e], obj,
-             (unsigned long)off);
+    snprintf(c->label, sizeof c->label, "%s:%s%s@%s+0x%lx", s->name, monotonic ? "monotonic:" : "",
+             entry_label[e], obj, (unsigned long)off);
     c->site.file = c->label;
-    c->site.flags = s->fallback[e].flags;
+    c->site.flags =
+        (s->fallback[e].flags & ~LF_SITE_MONOTONIC) | (monotonic ? LF_SITE_MONOTONIC : 0);
 }
 
-struct lf_site *lf__shim_site(struct lf__shim *s, int e, const void *ra)
+struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const void *ra)
 {
-    uintptr_t key = ((uintptr_t)ra << 3) | (uintptr_t)e;
-    if (!ra || ((uintptr_t)ra >> 61) != 0)
+    uintptr_t key = ((uintptr_t)ra << 4) | ((uintptr_t)monotonic << 3) | (uintptr_t)e;
+    if (!ra || ((uintptr_t)ra >> 60) != 0)
         return &s->fallback[e];
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) % SHIM_SITES;
     for (size_t probe = 0; probe < SHIM_SITES; probe++) {
@@ -278,7 +285,7 @@ struct lf_site *lf__shim_site(struct lf__shim *s, int e, const void *ra)
             /* acq_rel: one thread claims the entry; a loser re-reads its key. */
             if (atomic_compare_exchange_strong_explicit(&c->key, &zero, key, memory_order_acq_rel,
                                                         memory_order_acquire)) {
-                label_site(s, c, e, ra);
+                label_site(s, c, e, monotonic, ra);
                 /* Release: the label and site are written before anyone uses them. */
                 atomic_store_explicit(&c->ready, 1, memory_order_release);
                 return &c->site;

@@ -73,6 +73,7 @@ struct lf__shim_loop {
     int entry;
     bool refused;             /* bounds other than the team's: this member takes no chunks */
     bool entered;             /* in the lf loop (lf_loop_begin succeeded) */
+    bool monotonic;           /* OpenMP's monotonic modifier applies (LF_SITE_MONOTONIC) */
     lf__ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
     lf__ull start, end, incr; /* the program's bounds, as 64-bit patterns */
 };
@@ -98,15 +99,19 @@ static inline lf__ull lf__shim_steps(lf__ull d, lf__ull step)
 }
 
 /* Decide whether the shim takes a loop of source kind src with the program's chunk (>= 1)
- * and n iterations at nesting level `level`; fills st's n, unit, units and entry and returns
- * the entry, or -1 when the runtime keeps the loop (not configured, kind left to the runtime,
- * empty, nested too deep, more than LONG_MAX units). */
-int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, lf__ull chunk, lf__ull n,
-                    int level, struct lf__shim_loop *st);
+ * and n iterations at nesting level `level`, entered through an entry point that says whether
+ * the schedule is monotonic; fills st's n, unit, units, entry and monotonic (also set when a
+ * runtime loop's run-sched ICV carries the monotonic modifier) and returns the entry, or -1
+ * when the runtime keeps the loop (not configured, kind left to the runtime, empty, nested too
+ * deep, more than LONG_MAX units). */
+int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, bool monotonic, lf__ull chunk,
+                    lf__ull n, int level, struct lf__shim_loop *st);
 
 /* The site of the loop of entry e called from ra (the return address of the shim's entry
- * point: an address in the program's code), made on its first loop. */
-struct lf_site *lf__shim_site(struct lf__shim *s, int e, const void *ra);
+ * point: an address in the program's code), made on its first loop; flagged LF_SITE_MONOTONIC
+ * when the loop's schedule is monotonic (a monotonic and a nonmonotonic loop never share a
+ * site; the fallback sites, used when the table is full, are always monotonic). */
+struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const void *ra);
 
 /* The bounds of st, as a team's first member publishes them. */
 void lf__shim_bounds_of(const struct lf__shim_loop *st, struct lf__shim_bounds *b);

@@ -1,4 +1,6 @@
-/* schedule(monotonic:...) hands each thread increasing iterations; nonmonotonic covers all. */
+/* schedule(monotonic:...), and schedule(runtime) under a monotonic run-sched ICV, hand each
+ * thread increasing iterations (also where a schedule leases ranges: no member may take
+ * another's tail); nonmonotonic covers all. */
 #include "check.h"
 
 #define MAXT 256
@@ -9,6 +11,7 @@ int main(void)
     int *c = cov_new(n);
     long last[MAXT];
     int bad = 0;
+    omp_set_schedule((omp_sched_t)(omp_sched_dynamic | omp_sched_monotonic), 2);
 #pragma omp parallel
     {
         int t = omp_get_thread_num() % MAXT;
@@ -42,6 +45,16 @@ int main(void)
         }
 #pragma omp single
         cov_check(c, n, "monotonic:dynamic step -1");
+        last[t] = -1;
+#pragma omp for schedule(runtime)
+        for (long i = 0; i < n; i++) {
+            cov_hit(c, i);
+            if (i <= last[t])
+                bad = 4;
+            last[t] = i;
+        }
+#pragma omp single
+        cov_check(c, n, "runtime, ICV monotonic:dynamic,2");
 #pragma omp for schedule(nonmonotonic : dynamic, 2)
         for (long i = 0; i < n; i++)
             cov_hit(c, i);

@@ -45,6 +45,8 @@ LF_SCHEDULE=dynamic,4|P|dynamic,4||dynamic,guided
 LF_SCHEDULE=af|P|af||dynamic,guided
 LF_SCHEDULE=guided|P|guided||dynamic,guided
 LF_SCHEDULE=fac2|P|fac2||dynamic,guided
+LF_SCHEDULE=auto|P|auto||dynamic,guided
+LF_SCHEDULE=fac2,lease=force|P|fac2,lease=force||dynamic,guided
 LF_REPLACE=dynamic:multi,guided:af|P||dynamic:multi,guided:af|dynamic,guided
 LF_REPLACE=dynamic:dynamic,2;guided:$abi;runtime:awf-b;chunk:ignore|P||dynamic:dynamic,2;guided:$abi;runtime:awf-b;chunk:ignore|"
 

@@ -4,7 +4,10 @@
  * (LF_SCHEDULE=dynamic) the same binary measures the shim's.  scripts/bench-kmp-chunk.sh runs
  * both in turn and prints the ratio.
  *
- * Usage: lf-kmp-chunk [--iters N] [--reps R] [--help]
+ * Usage: lf-kmp-chunk [--iters N] [--reps R] [--monotonic] [--help]
+ * --monotonic times schedule(monotonic: dynamic, 1) instead: clang 14 marks a plain
+ * schedule(dynamic, 1) nonmonotonic, which libomp 14 runs as its static_steal schedule, so
+ * the two forms measure libomp's two dynamic paths.
  * Prints one line: "ns_per_chunk MEDIAN min MIN threads T iters N reps R" (median and minimum
  * over R executions of the loop, each timed from before the parallel region to after it, less
  * an empty region's time measured alike). */
@@ -29,12 +32,14 @@ static int cmp(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: lf-kmp-chunk [--iters N] [--reps R]\n"
+    fprintf(f, "usage: lf-kmp-chunk [--iters N] [--reps R] [--monotonic]\n"
                "  Times a schedule(dynamic, 1) loop of N iterations (default 1000000) with an\n"
                "  empty body, R times (default 21), and prints the median and minimum cost per\n"
                "  chunk in ns.  Run it bare (libomp's dynamic,1) and with\n"
                "  LD_PRELOAD=libloopfarm-kmp.so LF_SCHEDULE=dynamic (the shim's) to compare;\n"
-               "  OMP_NUM_THREADS sets the team size.\n");
+               "  OMP_NUM_THREADS sets the team size.  --monotonic: the loop is\n"
+               "  schedule(monotonic: dynamic, 1) (libomp's classic dynamic path; the plain\n"
+               "  form is nonmonotonic, which libomp runs as static_steal).\n");
 }
 
 /* A positive integer argument, or exit with the accepted form. */
@@ -52,11 +57,14 @@ static long number(const char *opt, const char *v)
 int main(int argc, char **argv)
 {
     long iters = 1000000, reps = 21;
+    int monotonic = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--iters") == 0)
             iters = number("--iters", argv[++a]);
         else if (strcmp(argv[a], "--reps") == 0)
             reps = number("--reps", argv[++a]);
+        else if (strcmp(argv[a], "--monotonic") == 0)
+            monotonic = 1;
         else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -84,9 +92,15 @@ int main(int argc, char **argv)
         double t0 = now();
 #pragma omp parallel reduction(+ : count)
         {
+            if (monotonic) {
+#pragma omp for schedule(monotonic : dynamic, 1)
+                for (long i = 0; i < iters; i++)
+                    count++;
+            } else {
 #pragma omp for schedule(dynamic, 1)
-            for (long i = 0; i < iters; i++)
-                count++;
+                for (long i = 0; i < iters; i++)
+                    count++;
+            }
         }
         if (r > 0) /* the first execution warms up (and lets a calibrating schedule learn) */
             t[r - 1] = now() - t0 - empty;
@@ -97,9 +111,9 @@ int main(int argc, char **argv)
         return 1;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp);
-    printf("ns_per_chunk %.2f min %.2f threads %d iters %ld reps %ld\n",
+    printf("ns_per_chunk %.2f min %.2f threads %d iters %ld reps %ld loop %s\n",
            1e9 * t[reps / 2] / (double)iters * threads, 1e9 * t[0] / (double)iters * threads,
-           threads, iters, reps);
+           threads, iters, reps, monotonic ? "monotonic:dynamic,1" : "dynamic,1");
     free(t);
     return 0;
 }

@@ -354,9 +354,11 @@ void lf_loop_end(lf_loop *l, int tid)
         lf__fetch_add_relaxed(&s->n_stolen, th->stolen);
     }
     if (!th->stopped) {
-        /* Gone: policies must not count on this member any more. */
+        /* Gone: policies must not count on this member any more; the count
+         * of active members matters only to a policy that may stop one. */
         lf__exec_worker_gone(&s->ex, tid);
-        lf__fetch_sub_acq_rel(&s->active, 1);
+        if (l->sched.pol->flags & LF__P_MAYSTOP)
+            lf__fetch_sub_acq_rel(&s->active, 1);
     }
     /* acq_rel: everything this member wrote to the slot (statistics, trace)
      * happens before the last member's clean-up below. */

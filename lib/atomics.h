@@ -54,10 +54,6 @@ static inline void *lf__xchgp_acq_rel(lf__aptr *p, void *desired)
 {
     return atomic_exchange_explicit(p, desired, memory_order_acq_rel);
 }
-static inline void *lf__loadp_relaxed(lf__aptr *p)
-{
-    return atomic_load_explicit(p, memory_order_relaxed);
-}
 
 /* Fences, for a store to one word that must be seen by whoever sees a
  * later relaxed read-modify-write of another (a lease marked "claiming"

@@ -238,6 +238,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
         out_of_memory(site);
     lf_loop_set_guided_cap(l->loop, site->flags & LF_SITE_GUIDED_CAP);
     lf_loop_set_monotonic(l->loop, (site->flags & LF_SITE_MONOTONIC) != 0);
+    lf__loop_set_leased(l->loop);
     l->pool = p;
     l->nthreads = p->nthreads;
     atomic_init(&l->left, 0);
@@ -267,11 +268,11 @@ static void pool_put(struct lf_omp_lease *l)
  * meanwhile. */
 static struct lf_omp_lease *hot_take(struct site_priv *sp, const char *spec, int nthreads)
 {
+    /* No load before the exchange: the line was written by another core,
+     * and a read would fetch it once to share and again to write. */
     for (int i = 0; i < SITE_HOT; i++) {
-        if (!lf__loadp_relaxed(&sp->hot[i]))
-            continue;
         /* acq_rel: the handle as the last member out of its loop left it
-         * (its release below) happens before our use of it. */
+         * (its release in hot_park) happens before our use of it. */
         struct lf_omp_lease *l = lf__xchgp_acq_rel(&sp->hot[i], NULL);
         if (!l)
             continue;
@@ -295,7 +296,7 @@ static int hot_park(struct site_priv *sp, struct lf_omp_lease *l)
         void *expect = NULL;
         /* acq_rel: every member's work in the handle (ordered before us
          * by lease_leave's count) happens before the next lessee's. */
-        if (!lf__loadp_relaxed(&sp->hot[i]) && lf__casp_acq_rel(&sp->hot[i], &expect, l))
+        if (lf__casp_acq_rel(&sp->hot[i], &expect, l))
             return 1;
     }
     return 0;
@@ -339,8 +340,10 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     /* Release: the handle as the lessee found it (made, or returned by the
      * last team) is visible to the members it hands the lease to, whatever
      * carries the pointer (`omp single copyprivate`, a runtime's own
-     * broadcast).  lf_omp_meet publishes by its own CAS instead. */
-    lf__fetch_add_acq_rel(&l->handoff, 1);
+     * broadcast).  A team of one hands it to nobody; lf_omp_meet publishes
+     * by its own CAS. */
+    if (nthreads > 1)
+        lf__fetch_add_acq_rel(&l->handoff, 1);
     return l;
 }
 
@@ -354,14 +357,17 @@ lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease)
 }
 
 /* The member's part of giving a lease back: the last of the team's members
- * returns the handle to its pool. */
+ * finishes the execution (the handle's only count of exits) and returns
+ * the handle. */
 static void lease_leave(struct lf_site *site, lf_omp_lease *l)
 {
     /* acq_rel: every member's work in the handle happens before the last
-     * one returns it, and so before the next lessee's. */
+     * one finishes the execution and returns it, and so before the next
+     * lessee's. */
     if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
         return;
     lf__store_relaxed(&l->left, 0); /* published by hot_park's CAS or the unlock */
+    lf__loop_finish(l->loop);
     struct site_priv *sp = site_priv(site);
     if (hot_park(sp, l))
         return;

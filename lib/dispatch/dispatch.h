@@ -5,7 +5,10 @@
  * team's loops lives in slot g % LF__RING; the first member to arrive
  * initialises it, the others join without waiting for anybody, and the last
  * member out recycles it for instance g + LF__RING.  So members may run up
- * to LF__RING loops apart (nowait), and no lock is taken anywhere.
+ * to LF__RING loops apart (nowait), and no lock is taken anywhere.  A
+ * handle leased by an OpenMP team (lib/omp/team.c) runs one execution at a
+ * time, in slot 0 alone: the lease counts its members out, and the last
+ * one finishes the slot (lf__loop_finish).
  *
  * The rules around the policy (claim sizes, stops, calibration, memory) are
  * lib/exec/'s; this layer adds concurrency, clocks and data.  Files by job:
@@ -174,10 +177,12 @@ struct lf_schedule {
 struct lf_loop {
     int P;
     int tracing;
-    int guided_cap; /* lf_loop_set_guided_cap */
-    int monotonic;  /* lf_loop_set_monotonic: no leases */
-    int leased;     /* lf__loop_set_leased: one execution at a time, whose
-                       members' exits the lease counts (lib/omp/team.c) */
+    int guided_cap;     /* lf_loop_set_guided_cap */
+    int monotonic;      /* lf_loop_set_monotonic: no leases */
+    int leased;         /* lf__loop_set_leased: one execution at a time, whose
+                           members' exits the lease counts (lib/omp/team.c) */
+    unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when leased
+                           (one execution at a time keeps one slot's lines hot) */
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];

@@ -57,6 +57,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     memset(l, 0, bytes);
     pthread_mutex_init(&l->mem_lock, NULL);
     l->P = nthreads;
+    l->ring_mask = LF__RING - 1;
     l->ndom_max = lf_numa_count();
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
@@ -180,7 +181,6 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     LF__SET(s->n, n);
     LF__SET(s->lo, lo);
     LF__SET(s->incr, incr);
-    s->t_begin = now;
     s->instance = g;
     LF__SET(s->view.n, n);
     /* Where the data lives, and whether to claim and stage by it. */
@@ -228,6 +228,11 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     LF__SET(s->untimed, !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched) &&
                             mode == LF__LEASE_OFF);
     LF__SET(s->solo, P == 1);
+    /* An untimed instance of a leased handle reads no clock (its t_begin
+     * is 0): none of its chunks is timed, and nobody sees its statistics. */
+    if (l->leased)
+        now = s->untimed ? 0 : lf__ticks();
+    s->t_begin = now;
 }
 
 int lf_loop_begin(lf_loop *l, int tid, long lo, long hi, long incr)
@@ -246,10 +251,11 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     if (th->cur)
         return -EINVAL;
     uint64_t g = th->entered++;
-    struct lf__slot *s = &l->ring[g % LF__RING];
+    struct lf__slot *s = &l->ring[g & l->ring_mask];
     uint64_t ready = (g << 2) | LF__SLOT_READY, fresh = (g << 2) | LF__SLOT_FREE;
     unsigned spins = 0;
-    uint64_t now = lf__ticks();
+    /* Leased: the clock is read once the instance is known to be timed. */
+    uint64_t now = l->leased ? 0 : lf__ticks();
     for (;;) {
         /* Acquire: the initialiser's writes to the slot happen before we read them. */
         uint64_t st = lf__load_acquire(&s->state);
@@ -282,8 +288,11 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     th->stopped = 0;
     th->k = 0;
     th->pieces = th->steals = th->stolen = 0;
+    if (!now && !s->untimed)
+        now = lf__ticks();
     th->t_begin = s->t_begin;
-    th->t_prev_end = spins ? lf__ticks() : now; /* a wait for the slot is not scheduling */
+    /* A wait for the slot is not scheduling. */
+    th->t_prev_end = spins && now ? lf__ticks() : now;
     th->calibrating = lf__load_relaxed(&s->phase) == LF__PHASE_CALIB;
     th->cal_size = s->cal0[tid];
     th->chunk_home = -1;
@@ -349,7 +358,7 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
  * is nothing to finish. */
 static void slot_finish(struct lf_loop *l, struct lf__slot *s)
 {
-    uint64_t end = lf__ticks();
+    uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed leased instance */
     struct lf_loop_stats st = {s->n,
                                0,
                                0,
@@ -395,8 +404,8 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
     uint64_t g = lf__load_relaxed(&s->state) >> 2;
     /* Release: the slot's clean state is visible to the member that
-     * initialises instance g + LF__RING. */
-    lf__store_release(&s->state, ((g + LF__RING) << 2) | LF__SLOT_FREE);
+     * initialises its next instance, g + LF__RING (g + 1 when leased). */
+    lf__store_release(&s->state, ((g + l->ring_mask + 1) << 2) | LF__SLOT_FREE);
 }
 
 void lf_loop_end(lf_loop *l, int tid)
@@ -446,6 +455,7 @@ void lf_loop_end(lf_loop *l, int tid)
 void lf__loop_set_leased(lf_loop *l)
 {
     l->leased = 1;
+    l->ring_mask = 0; /* before any instance: slot 0 is FREE for instance 0 */
 }
 
 void lf__loop_finish(lf_loop *l)

@@ -190,7 +190,8 @@ struct lf_loop {
     struct lf__wstat *wmem; /* LF__RING * P statistics slots */
     /* What the call site learned: written by the last member out of a loop,
      * read by the initialiser of another, possibly at the same time, so
-     * under mem_lock (never taken on a chunk's path). */
+     * under mem_lock (never taken on a chunk's path); a leased handle's
+     * finisher takes no lock, its executions never overlapping. */
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;

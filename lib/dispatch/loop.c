@@ -263,7 +263,8 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
             break;
         if (st == fresh) {
             uint64_t expect = fresh;
-            if (lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
+            /* acq_rel: one initialiser; a team of one has no rival. */
+            if (l->P == 1 || lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
                 slot_init(l, s, g, n, lo, incr, now, data);
                 if (l->leased)
                     l->open = s; /* read by lf__loop_finish, after every member's exit */
@@ -375,7 +376,11 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.calib_chunks += lf__word_get(&w->calib_chunks);
         over += (double)(lf__word_get(&w->total_ns) - lf__word_get(&w->busy_ns));
     }
-    pthread_mutex_lock(&l->mem_lock);
+    /* A leased handle's executions never overlap: its finisher alone
+     * writes what follows, and its next initialiser reads it after the
+     * lease has passed (lf_loop_last_stats is for handles of one's own). */
+    if (!l->leased)
+        pthread_mutex_lock(&l->mem_lock);
     if (s->untimed &&
         s->kind == LF__CLAIM_FETCH_ADD) /* fixed size: every chunk but the last is full */
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
@@ -390,7 +395,8 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
     struct lf__profile prof;
     if (s->trace && s->ex.acc)
         prof = l->mem.prof; /* copied under the lock, written after */
-    pthread_mutex_unlock(&l->mem_lock);
+    if (!l->leased)
+        pthread_mutex_unlock(&l->mem_lock);
     if (s->trace) {
         lf__trace_flush(l, s);
         if (s->ex.acc)

@@ -364,9 +364,11 @@ static void lease_leave(struct lf_site *site, lf_omp_lease *l)
     /* acq_rel: every member's work in the handle happens before the last
      * one finishes the execution and returns it, and so before the next
      * lessee's. */
-    if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
-        return;
-    lf__store_relaxed(&l->left, 0); /* published by hot_park's CAS or the unlock */
+    if (l->nthreads > 1) { /* a team of one has nobody to count */
+        if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
+            return;
+        lf__store_relaxed(&l->left, 0); /* published by hot_park's CAS or the unlock */
+    }
     lf__loop_finish(l->loop);
     struct site_priv *sp = site_priv(site);
     if (hot_park(sp, l))

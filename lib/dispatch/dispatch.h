@@ -264,10 +264,12 @@ static inline void lf__reset(lf__au64 *p, uint64_t v)
 
 /* ---- Handles leased by OpenMP teams (lib/omp/team.c) ---- */
 
-/* Mark handle l as leased: it runs one execution at a time, each member
- * leaves it with lf_loop_end as usual, but the lease counts the exits
- * (one count per loop instead of two) and its last member calls
- * lf__loop_finish. */
+/* Mark handle l as leased (before its first instance): it runs one
+ * execution at a time, in slot 0; each member leaves it with lf_loop_end as
+ * usual, but the lease counts the exits (one count per loop instead of
+ * two) and its last member calls lf__loop_finish.  Nothing else can run in
+ * the handle meanwhile, so the finisher takes no mem_lock, and nobody reads
+ * an untimed execution's times or statistics, so it reads no clock. */
 void lf__loop_set_leased(lf_loop *l);
 /* Record and recycle the execution in progress of leased handle l, after
  * every member has left it (ordered before by the lease's count). */

@@ -186,7 +186,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* Where the data lives, and whether to claim and stage by it. */
     lf__loc_init(l, s, data);
     atomic_init(&s->next, 0);
-    /* The words on the state line, which joining members read, keep their
+    /* The counts beside the bounds, which joining members read, keep their
      * values from one instance to the next unless the instance used them. */
     lf__reset(&s->done, 0);
     lf__reset(&s->calib_reports, 0);

@@ -50,6 +50,10 @@ static inline int lf__casp_acq_rel(lf__aptr *p, void **expect, void *desired)
     return atomic_compare_exchange_strong_explicit(p, expect, desired, memory_order_acq_rel,
                                                    memory_order_acquire);
 }
+static inline void *lf__xchgp_acq_rel(lf__aptr *p, void *desired)
+{
+    return atomic_exchange_explicit(p, desired, memory_order_acq_rel);
+}
 
 /* Fences, for a store to one word that must be seen by whoever sees a
  * later relaxed read-modify-write of another (a lease marked "claiming"

@@ -176,8 +176,7 @@ static uint64_t claim_leased(struct lf_loop *l, struct lf__slot *s, int tid, uin
     return c;
 }
 
-/* Every chunk of a timed loop: kept out of line so that the fast path in
- * lf_loop_next needs no stack frame. */
+/* Every chunk of a timed loop. */
 static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__slot *s, int tid,
                                                 long *first, unsigned long *count)
 {
@@ -210,7 +209,7 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         lf__chunk_complete(l, s, tid, now);
     if (th->stopped)
         return 0;
-    double now_ns = (double)lf__ticks_to_ns(now - s->t_begin);
+    double now_ns = (double)lf__ticks_to_ns(now - th->t_begin);
     uint64_t want = calibration_want(l, s, th);
     c = s->lease_mode ? claim_leased(l, s, tid, want, now_ns, &lo)
                       : s->claim(l, s, tid, want, now_ns, &lo);
@@ -244,29 +243,39 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
     return 1;
 }
 
+/* A chunk of an untimed loop sized from the remainder: claimed, and
+ * counted by the member (booked at exit). */
+static __attribute__((noinline)) int next_untimed(struct lf_loop *l, struct lf__slot *s, int tid,
+                                                  long *first, unsigned long *count)
+{
+    struct lf__thr *th = &l->thr[tid];
+    uint64_t lo, c = s->claim(l, s, tid, 0, 0.0, &lo);
+    if (!c)
+        return 0;
+    th->fast_chunks++;
+    th->fast_iters += c;
+    *first = lf__index_of(s, lo);
+    *count = c;
+    return 1;
+}
+
 int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
 {
     if (!l || (unsigned)tid >= (unsigned)l->P)
         return 0; /* misuse: no chunk, nothing touched */
-    struct lf__thr *th = &l->thr[tid];
-    struct lf__slot *s = th->cur;
-    uint64_t lo, c;
+    struct lf__slot *s = l->thr[tid].cur;
     if (!s)
         return 0;
-    if (s->untimed) {
-        /* Nobody reads this schedule's times: claim, no clock.  The fixed
-         * size counts nothing either: its loop has ceil(n / c) chunks. */
-        if (s->kind == LF__CLAIM_FETCH_ADD) {
-            c = claim_fetch_add(s, &lo);
-        } else if ((c = s->claim(l, s, tid, 0, 0.0, &lo)) != 0) {
-            th->fast_chunks++;
-            th->fast_iters += c;
-        }
+    if (s->untimed && s->kind == LF__CLAIM_FETCH_ADD) {
+        /* Nobody reads this schedule's times and its size is fixed: one
+         * fetch-and-add, no clock, nothing counted (its loop has ceil(n / c)
+         * chunks), and no stack frame; the other paths are out of line. */
+        uint64_t lo, c = claim_fetch_add(s, &lo);
         if (!c)
             return 0;
         *first = lf__index_of(s, lo);
         *count = c;
         return 1;
     }
-    return next_timed(l, s, tid, first, count);
+    return s->untimed ? next_untimed(l, s, tid, first, count) : next_timed(l, s, tid, first, count);
 }

@@ -5,7 +5,10 @@
  * team's loops lives in slot g % LF__RING; the first member to arrive
  * initialises it, the others join without waiting for anybody, and the last
  * member out recycles it for instance g + LF__RING.  So members may run up
- * to LF__RING loops apart (nowait), and no lock is taken anywhere.
+ * to LF__RING loops apart (nowait), and no lock is taken anywhere.  A
+ * handle leased by an OpenMP team (lib/omp/team.c) runs one execution at a
+ * time, in slot 0 alone: the lease counts its members out, and the last
+ * one finishes the slot (lf__loop_finish).
  *
  * The rules around the policy (claim sizes, stops, calibration, memory) are
  * lib/exec/'s; this layer adds concurrency, clocks and data.  Files by job:
@@ -71,16 +74,24 @@ typedef uint64_t (*lf__claim_fn)(struct lf_loop *l, struct lf__slot *s, int tid,
                                  double now, uint64_t *lo);
 
 struct lf__slot {
-    /* The claim counter: the only word every chunk writes, alone on its line. */
+    /* The claim counter, the only word every chunk writes; on its line what
+     * the initialiser writes for every instance, which each joining member
+     * reads just before its first claim: one line crosses to a joining core
+     * at entry, not two. */
     lf__au64 next LF__ALIGNED;
-    /* Life of the slot; written at entry/exit only. */
-    lf__au64 state LF__ALIGNED;
-    lf__au64 done;          /* members that have left this instance */
-    lf__au64 phase;         /* LF__PHASE_* */
-    lf__au64 calib_reports; /* members whose calibration is in */
-    lf__au64 calib_claimed; /* 1 once somebody has run policy->calibrated() */
-    lf__au64 active;        /* members neither stopped nor gone (LF__P_MAYSTOP) */
-    /* Read-only after initialisation (published by the READY store). */
+    lf__au64 state;   /* life of the slot: (instance << 2) | LF__SLOT_* */
+    uint64_t t_begin; /* ticks at the first entry */
+    uint64_t instance;
+    /* Written at entry (when they change) and at exit. */
+    lf__au64 done LF__ALIGNED; /* members that have left this instance */
+    lf__au64 phase;            /* LF__PHASE_* */
+    lf__au64 calib_reports;    /* members whose calibration is in */
+    lf__au64 calib_claimed;    /* 1 once somebody has run policy->calibrated() */
+    lf__au64 active;           /* members neither stopped nor gone (LF__P_MAYSTOP) */
+    /* Read-only after initialisation (published by the READY store), and
+     * stored only when they change (LF__SET): the next execution of a call
+     * site mostly finds the same values, so the lines stay in the joining
+     * members' caches. */
     uint64_t n;
     long lo, incr;
     enum lf__claim_kind kind; /* decided at initialisation (lf__exec_claim_kind) */
@@ -89,8 +100,6 @@ struct lf__slot {
     int untimed;              /* a schedule whose policy reads no times, and no trace: no
                                  clock per chunk, counts kept by the member, booked at exit */
     int solo;                 /* team of one: the counter has no other writer */
-    uint64_t t_begin;         /* ticks at the first entry */
-    uint64_t instance;
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
@@ -119,6 +128,8 @@ struct lf__thr {
     struct lf__slot *cur; /* slot of the loop it is in, NULL outside */
     uint64_t chunk_lo;    /* logical start of its outstanding chunk */
     uint64_t chunk_n;     /* its size, 0 when none is outstanding */
+    uint64_t t_begin;     /* the instance's s->t_begin, copied at entry (off the
+                             claim counter's line, which every chunk writes) */
     uint64_t t_prev_end;  /* ticks when the previous chunk ended (or entry) */
     uint64_t t_start;     /* ticks when the outstanding chunk was handed out */
     uint64_t cal_t0;      /* ticks and thread CPU ns when its calibration began */
@@ -166,8 +177,12 @@ struct lf_schedule {
 struct lf_loop {
     int P;
     int tracing;
-    int guided_cap; /* lf_loop_set_guided_cap */
-    int monotonic;  /* lf_loop_set_monotonic: no leases */
+    int guided_cap;     /* lf_loop_set_guided_cap */
+    int monotonic;      /* lf_loop_set_monotonic: no leases */
+    int leased;         /* lf__loop_set_leased: one execution at a time, whose
+                           members' exits the lease counts (lib/omp/team.c) */
+    unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when leased
+                           (one execution at a time keeps one slot's lines hot) */
     struct lf__sched sched;
     char name[128];
     struct lf__slot ring[LF__RING];
@@ -175,11 +190,15 @@ struct lf_loop {
     struct lf__wstat *wmem; /* LF__RING * P statistics slots */
     /* What the call site learned: written by the last member out of a loop,
      * read by the initialiser of another, possibly at the same time, so
-     * under mem_lock (never taken on a chunk's path). */
+     * under mem_lock (never taken on a chunk's path); a leased handle's
+     * finisher takes no lock, its executions never overlapping. */
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
     unsigned long runs; /* loop instances completed (under mem_lock) */
+    /* Leased: the slot of the execution in progress, written by its
+     * initialiser and its finisher (off the line every claim reads). */
+    struct lf__slot *open;
     struct lf_loop_stats last;
     struct lf_loop_numa_stats last_numa;
     int ndom_max; /* lf_numa_count() when the handle was made */
@@ -225,6 +244,36 @@ static inline int lf__located(const struct lf__slot *s)
 {
     return s->homed || s->data.ninputs > 0;
 }
+
+/* Store v in a field of a slot's read-mostly part unless it holds v
+ * already (see struct lf__slot). */
+#define LF__SET(field, v)                                                                          \
+    do {                                                                                           \
+        __typeof__(field) lf__v_ = (v);                                                            \
+        if ((field) != lf__v_)                                                                     \
+            (field) = lf__v_;                                                                      \
+    } while (0)
+
+/* The same for a slot's shared word, reset by its initialiser before the
+ * slot is published (relaxed: the READY store orders it). */
+static inline void lf__reset(lf__au64 *p, uint64_t v)
+{
+    if (lf__load_relaxed(p) != v)
+        lf__store_relaxed(p, v);
+}
+
+/* ---- Handles leased by OpenMP teams (lib/omp/team.c) ---- */
+
+/* Mark handle l as leased (before its first instance): it runs one
+ * execution at a time, in slot 0; each member leaves it with lf_loop_end as
+ * usual, but the lease counts the exits (one count per loop instead of
+ * two) and its last member calls lf__loop_finish.  Nothing else can run in
+ * the handle meanwhile, so the finisher takes no mem_lock, and nobody reads
+ * an untimed execution's times or statistics, so it reads no clock. */
+void lf__loop_set_leased(lf_loop *l);
+/* Record and recycle the execution in progress of leased handle l, after
+ * every member has left it (ordered before by the lease's count). */
+void lf__loop_finish(lf_loop *l);
 
 /* ---- Claims (lib/dispatch/claim.c) ---- */
 

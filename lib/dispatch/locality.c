@@ -128,16 +128,19 @@ static int learn_home(struct lf_loop *l, struct lf__slot *s, const struct lf_dat
 
 void lf__loc_init(struct lf_loop *l, struct lf__slot *s, const struct lf_data *d)
 {
-    s->homed = s->loc = s->staging = 0;
-    s->ndom = l->ndom_max;
-    memset(&s->data, 0, sizeof s->data);
-    atomic_init(&s->n_local, 0);
-    atomic_init(&s->n_remote, 0);
-    atomic_init(&s->n_staged, 0);
-    atomic_init(&s->b_staged, 0);
-    s->view.one_port = 0;
-    if (!d)
+    LF__SET(s->homed, 0);
+    LF__SET(s->loc, 0);
+    LF__SET(s->staging, 0);
+    LF__SET(s->ndom, l->ndom_max);
+    lf__reset(&s->n_local, 0);
+    lf__reset(&s->n_remote, 0);
+    lf__reset(&s->n_staged, 0);
+    lf__reset(&s->b_staged, 0);
+    LF__SET(s->view.one_port, 0);
+    if (!d) {
+        LF__SET(s->data.ninputs, 0); /* all that is read of a loop without data */
         return;
+    }
     s->data = *d;        /* inputs: lf_loop_input serves them on any machine */
     s->data.home = NULL; /* the caller's array is not ours to keep */
     if (s->ndom < 2 || s->n == 0 || !(l->sched.numa || l->sched.stage))

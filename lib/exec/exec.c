@@ -137,9 +137,12 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     int P = v->nworkers;
     int wanted = m && lf__exec_mem_wanted(s);
     int use_mem = wanted && m->valid && s->memory && !s->cal_paper;
+    /* Values that the previous execution left in place are not stored
+     * again: a dispatcher's members keep the lines in their caches. */
     for (int t = 0; t < P; t++) {
-        if (cal0)
-            cal0[t] = !wanted || s->cal_paper || !m->cal[t] ? 1 : m->cal[t];
+        uint64_t c0 = !wanted || s->cal_paper || !m->cal[t] ? 1 : m->cal[t];
+        if (cal0 && cal0[t] != c0)
+            cal0[t] = c0;
         if (use_mem) {
             lf__word_putd(&v->w[t].calib_ipt, m->ipt[t]);
             lf__word_putd(&v->w[t].comp_lat_ns, m->cost[t][0]);
@@ -147,10 +150,13 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
             lf__word_putd(&v->w[t].stage_ns_per_iter, m->cost[t][2]);
         }
     }
-    v->calibrated_from_memory = 0;
-    v->psum = NULL;
+    if (v->calibrated_from_memory)
+        v->calibrated_from_memory = 0;
+    if (v->psum)
+        v->psum = NULL;
     /* The profile: this instance reads its own copy, trusted or not at all. */
-    v->prof = NULL;
+    if (v->prof)
+        v->prof = NULL;
     if (x->acc) {
         memset(x->acc, 0, (size_t)P * sizeof *x->acc);
         if (wanted && s->memory && m->prof.valid && m->prof.conf >= LF__PROF_TRUST) {
@@ -158,7 +164,8 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
             v->prof = x->prof;
         }
     }
-    memcpy(x->pstate, s->state, pol->state_size);
+    if (memcmp(x->pstate, s->state, pol->state_size) != 0)
+        memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)
         pol->start(x->pstate, v);
     if (x->psum)

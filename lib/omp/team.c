@@ -15,11 +15,15 @@
  * never in two loops at once, and a later loop of the same site and team
  * size usually gets the same handle back, with what it learned.
  *
- * A site keeps one pool per (schedule spec, team size), under a mutex taken
- * once per loop execution by one member, never on a chunk's path.  At most
- * SITE_POOLS pools live per site: a program that builds a new spec string
- * for every loop recycles the least recently used idle pool instead of
- * growing without bound.
+ * A site keeps one pool per (schedule spec, team size), under a mutex that
+ * is never on a chunk's path.  At most SITE_POOLS pools live per site: a
+ * program that builds a new spec string for every loop recycles the least
+ * recently used idle pool instead of growing without bound.  Most leases
+ * take no lock at all: the last member out of a loop parks its handle in
+ * one of the site's few hot entries, and the next lessee of the same spec
+ * and team size takes it from there with an exchange (a team running
+ * back-to-back nowait loops holds two or three handles in turn, its
+ * members being a loop or two apart).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -47,14 +51,18 @@
  * wait their turn the same way. */
 #define POOL_LEASED_MAX 32
 
-/* One leasable handle. */
+/* Hot entries per site (one cache line of pointers). */
+#define SITE_HOT 4
+
+/* One leasable handle.  Read by every member at entry: the first line;
+ * written by every member at exit: left, on a line of its own. */
 struct lf_omp_lease {
     lf_loop *loop;
     struct pool *pool;
     int nthreads;
-    lf__au64 left;    /* members that have left the current execution */
-    lf__au64 handoff; /* leases so far: published by the lessee, read by the others */
+    lf__au64 handoff; /* leases through lf_omp_lease_get: published by the lessee */
     struct lf_omp_lease *next_idle;
+    lf__au64 left LF__ALIGNED; /* members that have left the current execution */
 };
 
 /* The handles of one (spec, team size) at a site. */
@@ -69,7 +77,11 @@ struct pool {
 };
 
 struct site_priv {
-    pthread_mutex_t lock;
+    /* Idle handles parked by the last member out of a loop, each still
+     * counted as leased by its pool (so the pool is never recycled under
+     * it); NULL entries are free. */
+    lf__aptr hot[SITE_HOT] LF__ALIGNED;
+    pthread_mutex_t lock LF__ALIGNED;
     struct pool *pools;
     int npools;
     uint64_t leases;
@@ -99,9 +111,10 @@ static struct site_priv *site_priv(struct lf_site *site)
     struct site_priv *sp = __atomic_load_n(&site->priv, __ATOMIC_ACQUIRE);
     if (sp)
         return sp;
-    struct site_priv *mine = calloc(1, sizeof *mine);
+    struct site_priv *mine = aligned_alloc(LF__CACHELINE, sizeof *mine);
     if (!mine)
         out_of_memory(site);
+    memset(mine, 0, sizeof *mine);
     /* Adaptive: the lock is held for a few list operations, by one member
      * per loop entry and one per loop exit; spinning a little before
      * sleeping keeps a contended entry off the futex (about a microsecond
@@ -205,9 +218,10 @@ static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const c
  * the site ("a.c:12/4t#1"). */
 static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *sp, struct pool *p)
 {
-    struct lf_omp_lease *l = calloc(1, sizeof *l);
+    struct lf_omp_lease *l = aligned_alloc(LF__CACHELINE, sizeof *l);
     if (!l)
         out_of_memory(site);
+    memset(l, 0, sizeof *l);
     char name[128];
     const char *file = site_file(site);
     const char *base = strrchr(file, '/');
@@ -224,6 +238,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
         out_of_memory(site);
     lf_loop_set_guided_cap(l->loop, site->flags & LF_SITE_GUIDED_CAP);
     lf_loop_set_monotonic(l->loop, (site->flags & LF_SITE_MONOTONIC) != 0);
+    lf__loop_set_leased(l->loop);
     l->pool = p;
     l->nthreads = p->nthreads;
     atomic_init(&l->left, 0);
@@ -231,11 +246,72 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
     return l;
 }
 
-lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads)
+/* Whether lease l (owned by the caller) belongs to the pool of (spec,
+ * nthreads). */
+static bool lease_fits(const struct lf_omp_lease *l, const char *spec, int nthreads)
+{
+    const struct pool *p = l->pool;
+    return p->nthreads == nthreads && (p->spec == NULL) == (spec == NULL) &&
+           (!spec || strcmp(p->spec, spec) == 0);
+}
+
+/* Give idle lease l back to its pool's list (under the site lock). */
+static void pool_put(struct lf_omp_lease *l)
+{
+    l->next_idle = l->pool->idle;
+    l->pool->idle = l;
+    l->pool->leased--;
+}
+
+/* A hot handle of (spec, nthreads), or NULL.  One that does not fit is
+ * parked again, or given back to its pool when its entry was taken
+ * meanwhile. */
+static struct lf_omp_lease *hot_take(struct site_priv *sp, const char *spec, int nthreads)
+{
+    /* No load before the exchange: the line was written by another core,
+     * and a read would fetch it once to share and again to write. */
+    for (int i = 0; i < SITE_HOT; i++) {
+        /* acq_rel: the handle as the last member out of its loop left it
+         * (its release in hot_park) happens before our use of it. */
+        struct lf_omp_lease *l = lf__xchgp_acq_rel(&sp->hot[i], NULL);
+        if (!l)
+            continue;
+        if (lease_fits(l, spec, nthreads))
+            return l;
+        void *expect = NULL;
+        /* acq_rel: as in hot_park. */
+        if (!lf__casp_acq_rel(&sp->hot[i], &expect, l)) {
+            pthread_mutex_lock(&sp->lock);
+            pool_put(l);
+            pthread_mutex_unlock(&sp->lock);
+        }
+    }
+    return NULL;
+}
+
+/* Park idle lease l in a free hot entry; 0 when all are taken. */
+static int hot_park(struct site_priv *sp, struct lf_omp_lease *l)
+{
+    for (int i = 0; i < SITE_HOT; i++) {
+        void *expect = NULL;
+        /* acq_rel: every member's work in the handle (ordered before us
+         * by lease_leave's count) happens before the next lessee's. */
+        if (lf__casp_acq_rel(&sp->hot[i], &expect, l))
+            return 1;
+    }
+    return 0;
+}
+
+/* Lease a handle of (spec, nthreads): a hot one, else from the pool under
+ * the site lock (made when none is idle). */
+static struct lf_omp_lease *lease_take(struct lf_site *site, const char *spec, int nthreads)
 {
     if (nthreads < 1)
         nthreads = 1;
     struct site_priv *sp = site_priv(site);
+    struct lf_omp_lease *l = hot_take(sp, spec, nthreads);
+    if (l)
+        return l;
     unsigned spins = 0;
     pthread_mutex_lock(&sp->lock);
     struct pool *p = pool_get(site, sp, spec, nthreads);
@@ -243,9 +319,11 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
         /* A pool with leases out is never recycled, so p stays valid. */
         pthread_mutex_unlock(&sp->lock);
         lf__backoff(&spins);
+        if ((l = hot_take(sp, spec, nthreads)) != NULL)
+            return l;
         pthread_mutex_lock(&sp->lock);
     }
-    struct lf_omp_lease *l = p->idle;
+    l = p->idle;
     if (l)
         p->idle = l->next_idle;
     else
@@ -253,10 +331,19 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     p->leased++;
     p->used = ++sp->leases;
     pthread_mutex_unlock(&sp->lock);
+    return l;
+}
+
+lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads)
+{
+    struct lf_omp_lease *l = lease_take(site, spec, nthreads);
     /* Release: the handle as the lessee found it (made, or returned by the
      * last team) is visible to the members it hands the lease to, whatever
-     * carries the pointer (a work share, `omp single copyprivate`). */
-    lf__fetch_add_acq_rel(&l->handoff, 1);
+     * carries the pointer (`omp single copyprivate`, a runtime's own
+     * broadcast).  A team of one hands it to nobody; lf_omp_meet publishes
+     * by its own CAS. */
+    if (nthreads > 1)
+        lf__fetch_add_acq_rel(&l->handoff, 1);
     return l;
 }
 
@@ -270,19 +357,24 @@ lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease)
 }
 
 /* The member's part of giving a lease back: the last of the team's members
- * returns the handle to its pool. */
+ * finishes the execution (the handle's only count of exits) and returns
+ * the handle. */
 static void lease_leave(struct lf_site *site, lf_omp_lease *l)
 {
     /* acq_rel: every member's work in the handle happens before the last
-     * one returns it, and so before the next lessee's. */
-    if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
-        return;
-    lf__store_relaxed(&l->left, 0); /* published by the unlock below */
+     * one finishes the execution and returns it, and so before the next
+     * lessee's. */
+    if (l->nthreads > 1) { /* a team of one has nobody to count */
+        if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
+            return;
+        lf__store_relaxed(&l->left, 0); /* published by hot_park's CAS or the unlock */
+    }
+    lf__loop_finish(l->loop);
     struct site_priv *sp = site_priv(site);
+    if (hot_park(sp, l))
+        return;
     pthread_mutex_lock(&sp->lock);
-    l->next_idle = l->pool->idle;
-    l->pool->idle = l;
-    l->pool->leased--;
+    pool_put(l);
     pthread_mutex_unlock(&sp->lock);
 }
 
@@ -296,7 +388,7 @@ lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, i
         void *expect = NULL;
         /* acq_rel: the winner alone leases; a loser sees who won. */
         if (lf__casp_acq_rel(slot, &expect, MEET_BUSY)) {
-            lf_omp_lease *l = lf_omp_lease_get(site, spec, nthreads);
+            lf_omp_lease *l = lease_take(site, spec, nthreads);
             cur = MEET_BUSY;
             /* acq_rel: publish the lease (its handle is initialised) to the
              * members waiting below. */

@@ -91,12 +91,15 @@ static inline void lf__word_putd(uint64_t *p, double d)
 }
 
 struct lf__wstat {
+    /* First line: what every loop's exit writes (the totals, stopped). */
     uint64_t chunks;       /* chunks completed, calibration included */
     uint64_t calib_chunks; /* of which taken during the calibration phase */
     uint64_t iters;        /* iterations completed */
     uint64_t busy_ns;      /* sum of chunk compute times */
     uint64_t total_ns;     /* sum of times from previous chunk's end (or loop
                               entry) to this chunk's end: compute + scheduling */
+    uint64_t stopped;      /* 1 once the executor honoured a 0 from chunk() for
+                              the worker, or it left the loop */
     uint64_t last_iters;   /* size of the latest completed chunk */
     uint64_t last_ns;      /* its compute time */
     /* Per-chunk time per iteration, in ns as doubles: running sums over the
@@ -115,11 +118,9 @@ struct lf__wstat {
     uint64_t bm;
     /* The chunk the worker computes: cur_start_ns, when it was handed out,
      * in ns since the loop instance started (double); cur_iters, its size (0
-     * when it has none); stopped: 1 once the executor honoured a 0 from
-     * chunk() for it, or it left the loop (uint64). */
+     * when it has none). */
     uint64_t cur_start_ns;
     uint64_t cur_iters;
-    uint64_t stopped;
     /* Chunks handed to the worker and not yet reported done (uint64): 0
      * when a worker claims for itself; up to the executor's limit when a
      * master sends the next chunks while the worker computes (push). */

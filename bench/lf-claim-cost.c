@@ -3,11 +3,14 @@
  * against the compiler's schedule(dynamic,1) and schedule(guided), measured
  * side by side in one run, repetitions interleaved (ABAB...), medians; and
  * loopfarm's default, auto (timed chunks, leases, the call site's memory),
- * against schedule(guided).
+ * against schedule(guided); and the floor of any library that meets its team
+ * through libgomp's public ABI (floor:guided, see run_floor).
  *
  *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--format table|csv]
  */
 #include <omp.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +18,12 @@
 
 #include <loopfarm/omp.h>
 
-enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, LF_AUTO, NKIND };
-static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic", "lf:guided",
-                                         "lf:auto"};
-/* The compiler's row each loopfarm row is compared with. */
-static const enum kind peer[NKIND] = {OMP_DYNAMIC1, OMP_GUIDED, OMP_DYNAMIC1, OMP_GUIDED,
-                                      OMP_GUIDED};
+enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, LF_AUTO, FLOOR_GUIDED, NKIND };
+static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic",
+                                         "lf:guided",     "lf:auto",    "floor:guided"};
+/* The compiler's row each other row is compared with. */
+static const enum kind peer[NKIND] = {OMP_DYNAMIC1, OMP_GUIDED, OMP_DYNAMIC1,
+                                      OMP_GUIDED,   OMP_GUIDED, OMP_GUIDED};
 
 static double now(void)
 {
@@ -46,13 +49,51 @@ static long chunk_count(enum kind k, long n, int P)
  * one; it is measured over many back-to-back nowait loops of this size. */
 #define GUIDED_LOOP 4096
 
+/* libgomp's public entry points (GCC >= 9), as a library outside libgomp
+ * reaches them. */
+bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                     long *iend, uintptr_t *reductions, void **mem);
+void GOMP_loop_end_nowait(void);
+
+/* floor:guided, one thread's part of one guided loop of n iterations as a
+ * library outside libgomp could run it with nothing but the claims: the
+ * team meets in the zeroed memory of an empty work share of its own, held
+ * open for the loop (the one piece of storage libgomp's ABI gives a team
+ * for one loop alone), each member claims ceil(r / P) with a CAS on a
+ * counter there, and leaves with GOMP_loop_end_nowait.  No call site, no
+ * policy, no statistics: what any such library pays at least, so the gap
+ * between this row and omp:guided is what meeting through the ABI costs.
+ * Returns the runs of consecutive iterations the member got, as the
+ * other rows' bodies count them. */
+static long run_floor(long n, int P)
+{
+    void *mem = (void *)(uintptr_t)sizeof(unsigned long);
+    long s, e, c = 0, last = -2;
+    GOMP_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
+    unsigned long *next = mem;
+    unsigned long cur = __atomic_load_n(next, __ATOMIC_RELAXED);
+    while (cur < (unsigned long)n) {
+        unsigned long k = ((unsigned long)n - cur + (unsigned long)P - 1) / (unsigned long)P;
+        if (!__atomic_compare_exchange_n(next, &cur, cur + k, 1, __ATOMIC_RELAXED,
+                                         __ATOMIC_RELAXED))
+            continue;
+        for (long i = (long)cur; i < (long)(cur + k); i++) {
+            c += i != last + 1;
+            last = i;
+        }
+        cur = __atomic_load_n(next, __ATOMIC_RELAXED);
+    }
+    GOMP_loop_end_nowait();
+    return c;
+}
+
 /* n empty iterations under kind (one loop for dynamic, n / GUIDED_LOOP
  * loops for guided); returns seconds.  The body only keeps the index alive
  * so the loop is not optimised away. */
 static double run(enum kind k, long n, int threads, long *chunks)
 {
     long total = 0;
-    int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO;
+    int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO || k == FLOOR_GUIDED;
     long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;
     double t0 = now();
 #pragma omp parallel num_threads(threads) reduction(+ : total)
@@ -95,6 +136,9 @@ static double run(enum kind k, long n, int threads, long *chunks)
                 last = i;
             }
             break;
+        case FLOOR_GUIDED:
+            c = run_floor(n, omp_get_num_threads());
+            break;
         default:
             break;
         }
@@ -121,7 +165,9 @@ static void usage(FILE *f)
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
                "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided,\n"
                "  and loopfarm's auto against guided (its chunks counted as each thread's runs\n"
-               "  of consecutive iterations).\n"
+               "  of consecutive iterations); floor:guided is the least any library pays for a\n"
+               "  guided loop when its team meets through libgomp's ABI (a work share's memory\n"
+               "  held open for the loop and one CAS per chunk, nothing else).\n"
                "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"
                "                 n/4096 back-to-back nowait loops of 4096 for guided and auto\n"
                "  --reps R       repetitions per schedule, interleaved (default 15)\n"

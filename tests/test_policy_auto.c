@@ -319,6 +319,42 @@ static void test_parse(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "lease=force"));
 }
 
+/* A team of one under auto runs one untimed chunk and learns nothing;
+ * schedules that learn no profile, and teams of two, keep their rules. */
+static void test_solo_runs_untimed(void)
+{
+    struct lf__sched s;
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(lf__sched_parse("auto", &s, err, sizeof err), 0);
+    CU_ASSERT(lf__exec_solo(&s, 1));
+    CU_ASSERT(!lf__exec_solo(&s, 2));
+    CU_ASSERT(lf__exec_needs_times(&s)); /* a team of two times its chunks */
+    /* What the instance ends with does not touch the memory of a team of one. */
+    struct lf__wstat w[1];
+    memset(w, 0, sizeof w);
+    lf__word_put(&w[0].iters, 1000);
+    lf__word_put(&w[0].busy_ns, 5000);
+    struct lf__view v = {.n = 1000, .nworkers = 1, .w = w};
+    uint64_t pstate[LF__POLICY_STATE_MAX / 8];
+    memcpy(pstate, s.state, s.pol->state_size);
+    struct lf__exec x = {.sched = &s, .pstate = pstate, .view = &v};
+    double ipt[1] = {0};
+    uint64_t cal[1] = {0};
+    double cost[1][3] = {{0}};
+    struct lf__site_mem m = {.ipt = ipt, .cal = cal, .cost = cost};
+    uint64_t cal0[1] = {0};
+    CU_ASSERT_EQUAL(lf__exec_start(&x, &m, cal0), 0); /* no calibration */
+    double drift;
+    CU_ASSERT_EQUAL(lf__exec_mem_end(&x, &m, &drift), 0);
+    CU_ASSERT(!m.valid);
+    CU_ASSERT_EQUAL(ipt[0], 0.0);
+    const char *other[] = {"multi", "guided", "af"};
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        CU_ASSERT_EQUAL_FATAL(lf__sched_parse(other[k], &s, err, sizeof err), 0);
+        CU_ASSERT(!lf__exec_solo(&s, 1));
+    }
+}
+
 int main(void)
 {
     static const struct lfcu_test tests[] = {
@@ -328,6 +364,7 @@ int main(void)
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
         {"few_units_never_overstaked", test_few_units_never_overstaked},
         {"units_and_span", test_units_and_span},
+        {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},
         {0, 0},
     };

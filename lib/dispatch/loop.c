@@ -197,7 +197,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* What the site learned matters only to schedules that calibrate or
      * read times; the others skip the lock. */
     int calib;
-    if (lf__exec_mem_wanted(&l->sched)) {
+    if (lf__exec_mem_wanted(&l->sched) && !lf__exec_solo(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
         calib = lf__exec_start(&s->ex, &l->mem, s->cal0);
@@ -225,7 +225,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
     /* Pieces are sized in time: a leasing instance is timed. */
-    LF__SET(s->untimed, !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched) &&
+    LF__SET(s->untimed, !s->trace && !lf__located(s) &&
+                            (!lf__exec_needs_times(&l->sched) || lf__exec_solo(&l->sched, l->P)) &&
                             mode == LF__LEASE_OFF);
     LF__SET(s->solo, P == 1);
     /* An untimed instance of a leased handle reads no clock (its t_begin
@@ -329,7 +330,8 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
                            const struct lf_loop_stats *st)
 {
     unsigned long k = ++l->runs;
-    if (!lf__verbose() || !(l->sched.pol->flags & LF__P_PROFILE) || (k & (k - 1)) != 0)
+    if (!lf__verbose() || !(l->sched.pol->flags & LF__P_PROFILE) || (k & (k - 1)) != 0 ||
+        lf__exec_solo(&l->sched, l->P))
         return;
     const struct lf__profile *p = &l->mem.prof;
     char rates[256];
@@ -384,7 +386,7 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
     if (s->untimed &&
         s->kind == LF__CLAIM_FETCH_ADD) /* fixed size: every chunk but the last is full */
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
-    else if (st.chunks)
+    else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
     st.drifted = update_memory(l, s);
     report_learned(l, s, &st);

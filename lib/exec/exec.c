@@ -77,6 +77,11 @@ int lf__exec_needs_times(const struct lf__sched *s)
     return s->pol->feedback || (s->pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
 }
 
+int lf__exec_solo(const struct lf__sched *s, int P)
+{
+    return P == 1 && (s->pol->flags & LF__P_PROFILE);
+}
+
 int lf__exec_calibrates(const struct lf__sched *s)
 {
     return (s->pol->flags & LF__P_CALIB) && !(s->pol->flags & LF__P_STATIC);
@@ -135,7 +140,7 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     const struct lf__policy *pol = s->pol;
     struct lf__view *v = x->view;
     int P = v->nworkers;
-    int wanted = m && lf__exec_mem_wanted(s);
+    int wanted = m && lf__exec_mem_wanted(s) && !lf__exec_solo(s, P);
     int use_mem = wanted && m->valid && s->memory && !s->cal_paper;
     /* Values that the previous execution left in place are not stored
      * again: a dispatcher's members keep the lines in their caches. */
@@ -170,9 +175,7 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
         pol->start(x->pstate, v);
     if (x->psum)
         psum_all(x);
-    /* A team of one has nobody to balance against: a learning schedule
-     * does not calibrate it (its chunk is then all that is left). */
-    if (!lf__exec_calibrates(s) || (P == 1 && (pol->flags & LF__P_PROFILE)))
+    if (!lf__exec_calibrates(s) || lf__exec_solo(s, P))
         return 0;
     if (!use_mem)
         return 1;
@@ -303,7 +306,7 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
     const struct lf__sched *s = x->sched;
     const struct lf__view *v = x->view;
     *drift = 0.0;
-    if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper)
+    if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper || lf__exec_solo(s, v->nworkers))
         return 0;
     /* With a profile, a worker's rate is its time per unit: which part of
      * the loop it happened to run does not count as drift. */

@@ -184,6 +184,14 @@ uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int ow
  * add their own reasons (a trace, locality bookkeeping). */
 int lf__exec_needs_times(const struct lf__sched *s);
 
+/* Whether a team of P = 1 runs schedule s as one untimed chunk: a policy
+ * that learns a cost profile (auto) has nobody to balance a lone worker
+ * against, so it calibrates nothing, hands out all that is left, and its
+ * times would teach a team of one nothing it uses; an executor then reads
+ * no clock and keeps no memory for the instance (lf__exec_start and
+ * lf__exec_mem_end leave the memory alone). */
+int lf__exec_solo(const struct lf__sched *s, int P);
+
 /* ---- Loop instance and chunks ---- */
 
 struct lf__site_mem;

@@ -500,8 +500,8 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
             printf("platform     %d ranks x %d threads (%ld in all), staging %s\n", P, tmin, nthr,
                    staging_name(pf));
         else
-            printf("platform     %d ranks of %d to %d threads (%ld in all), staging %s\n", P,
-                   tmin, tmax, nthr, staging_name(pf));
+            printf("platform     %d ranks of %d to %d threads (%ld in all), staging %s\n", P, tmin,
+                   tmax, nthr, staging_name(pf));
     } else if (pf->ndom)
         printf("platform     %d workers in %d NUMA domains, ports %s\n", P, pf->ndom,
                staging_name(pf));

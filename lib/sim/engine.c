@@ -212,8 +212,8 @@ static double move_input(struct sim *S, int i, double t, uint64_t lo, uint64_t c
  * range (-1: the shared counter): stage it, compute it (on two levels: its
  * team's sub-loop), and queue its completion, or on two levels the rank's
  * next claim.  0, or a sub-loop's error (message in err). */
-static int start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int from,
-                       char *err, size_t errlen)
+static int start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int from, char *err,
+                       size_t errlen)
 {
     const struct lf__sim_worker *w = &S->pf->w[i];
     struct wsim *x = &S->ws[i];

@@ -64,10 +64,10 @@ struct ev {
 /* Two levels: what a rank's team keeps from one rank chunk to the next. */
 #define LF__SIM_TEAM_RING 8 /* rank chunks a team may have in flight (lib/mpi: LF__MPI_RING) */
 struct team {
-    double *avail;                 /* when each thread is free for the next rank chunk */
+    double *avail;                  /* when each thread is free for the next rank chunk */
     double ends[LF__SIM_TEAM_RING]; /* ends of its latest rank chunks, by k % ring */
-    uint64_t k;                    /* rank chunks it took */
-    struct lf__site_mem *mem;      /* the node level's memory of its sub-loops, or NULL */
+    uint64_t k;                     /* rank chunks it took */
+    struct lf__site_mem *mem;       /* the node level's memory of its sub-loops, or NULL */
 };
 
 /* Min-heap of (t, kind, w): a strict order. */
@@ -116,8 +116,8 @@ struct sim {
     struct heap ready;   /* first-ready: (time it could take a chunk, worker) */
     struct pchunk *rings;
     /* Two levels (team.c): a team per worker, a scratch platform of threads. */
-    uint64_t base;   /* the run's iterations start here in the cost table */
-    double origin;   /* the policies' clock origin, seconds */
+    uint64_t base; /* the run's iterations start here in the cost table */
+    double origin; /* the policies' clock origin, seconds */
     struct team *teams;
     struct lf__sim_worker *tw;
     struct lf__site_mem *mems;

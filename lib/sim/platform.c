@@ -219,8 +219,8 @@ double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes
 
 /* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
 static const char *const worker_keys[] = {
-    "profile", "speed",        "latency", "stage_lat",     "bandwidth",     "count",
-    "domain",  "start",        "link_profile", "threads", "thread_speeds", "thread_latency"};
+    "profile", "speed", "latency",      "stage_lat", "bandwidth",     "count",
+    "domain",  "start", "link_profile", "threads",   "thread_speeds", "thread_latency"};
 
 /* Parse thread_speeds=LIST (comma-separated speeds) into a new list owned
  * by pf, shared by the line's workers through w->tl. */
@@ -232,7 +232,8 @@ static int thread_speeds(struct lf__sim_platform *pf, struct lf__sim_worker *w, 
         n += *p == ',';
     if (n > LF__SIM_MAX_THREADS)
         goto bad;
-    double *l = malloc((size_t)n * sizeof *l), **all = realloc(pf->tlists, ((size_t)pf->ntlists + 1) * sizeof *all);
+    double *l = malloc((size_t)n * sizeof *l),
+           **all = realloc(pf->tlists, ((size_t)pf->ntlists + 1) * sizeof *all);
     if (all)
         pf->tlists = all;
     if (!l || !all) {
@@ -258,16 +259,16 @@ static int thread_speeds(struct lf__sim_platform *pf, struct lf__sim_worker *w, 
     return 0;
 bad:
     snprintf(err, errlen,
-             "thread_speeds=%s: expected 1 to %d comma-separated speeds from 1e-9 to 1e15",
-             val, LF__SIM_MAX_THREADS);
+             "thread_speeds=%s: expected 1 to %d comma-separated speeds from 1e-9 to 1e15", val,
+             LF__SIM_MAX_THREADS);
     return -EINVAL;
 }
 
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
  * *has_domain is set by domain= (checked against ndom domains); *seen
  * collects the keys given, each of which may appear once. */
-static int worker_key(struct lf__sim_platform *pf, struct lf__sim_worker *w, char *tok,
-                      long *count, int *has_domain, unsigned *seen, char *err, size_t errlen)
+static int worker_key(struct lf__sim_platform *pf, struct lf__sim_worker *w, char *tok, long *count,
+                      int *has_domain, unsigned *seen, char *err, size_t errlen)
 {
     int ndom = pf->ndom;
     char *eq = strchr(tok, '=');

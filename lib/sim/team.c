@@ -55,8 +55,8 @@ int lf__sim_teams_init(struct sim *S, char *err, size_t errlen)
     int memo = !S->o->known && node->memory && lf__exec_mem_wanted(node);
     /* One pool: every thread's availability, then (with memory) its ns
      * per iteration, calibration chunk and affine costs. */
-    size_t per = sizeof(double) + (memo ? sizeof(double) + sizeof(uint64_t) + 3 * sizeof(double)
-                                        : 0);
+    size_t per =
+        sizeof(double) + (memo ? sizeof(double) + sizeof(uint64_t) + 3 * sizeof(double) : 0);
     S->teams = calloc((size_t)P, sizeof *S->teams);
     S->tw = calloc((size_t)Tmax, sizeof *S->tw);
     S->mems = memo ? calloc((size_t)P, sizeof *S->mems) : NULL;
@@ -133,9 +133,14 @@ int lf__sim_team_chunk(struct sim *S, int i, double t0, uint64_t lo, uint64_t c,
         S->res->tchunks++;
         if (o->on_tchunk)
             o->on_tchunk(o->ctx, i,
-                         &(struct lf__sim_chunk){.seq = tm->k, .start = ts, .stage_end = ts,
-                                                 .end = *end, .lo = S->base + lo, .size = c,
-                                                 .order = tm->k, .home = -1});
+                         &(struct lf__sim_chunk){.seq = tm->k,
+                                                 .start = ts,
+                                                 .stage_end = ts,
+                                                 .end = *end,
+                                                 .lo = S->base + lo,
+                                                 .size = c,
+                                                 .order = tm->k,
+                                                 .home = -1});
     } else {
         for (int j = 0; j < T; j++)
             S->tw[j] = (struct lf__sim_worker){.speed = thread_speed(w, j),

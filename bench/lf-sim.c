@@ -59,6 +59,21 @@ static const char usage_text[] =
     "                       worker's link to the other domains' memory, and staging\n"
     "                       is oneport (per domain) unless --staging free\n"
     "  --workers-per-node K with --speeds and --nodes N: N*K workers\n"
+    "two levels (ranks of threads, as lib/mpi runs a loop across MPI ranks;\n"
+    "doc/lf-sim.md, \"Ranks of threads\"):\n"
+    "  --threads-per-rank T every worker is a rank whose team has T threads (1 to\n"
+    "                       4096), each at the worker's speed (or its line's\n"
+    "                       thread_speeds=S1,S2,...; a file's threads=T does the\n"
+    "                       same per line); a rank's speed is its team's sum.\n"
+    "                       The rank level claims rank chunks under --rank-schedule\n"
+    "                       paying --claim-ns, staging and --latency per rank\n"
+    "                       chunk; each rank chunk is a sub-loop of the rank's\n"
+    "                       threads under --schedule (the node level)\n"
+    "  --rank-schedule SPEC the rank level's schedule (LF_MPI_SCHEDULE's grammar;\n"
+    "                       default fac2, as lib/mpi)\n"
+    "  --thread-latency S   compute latency per thread chunk, seconds (every thread)\n"
+    "  --thread-claim-ns NS cost of one thread claim in a rank's sub-loop, ns\n"
+    "                       (default 0)\n"
     "workload and schedule:\n"
     "  --tasks N            iterations of the loop\n"
     "  --schedule SPEC      a loopfarm schedule, e.g. dynamic,1000  fac2  guided\n"
@@ -105,7 +120,10 @@ static const char usage_text[] =
     "output:\n"
     "  --trace FILE         per-chunk CSV: worker,seq,start,end,size (seconds;\n"
     "                       seq 0 is the calibration chunk when there is one);\n"
-    "                       with domains also lo,home,remote,staged\n"
+    "                       with domains also lo,home,remote,staged; on two levels\n"
+    "                       one row per rank chunk (worker: the rank)\n"
+    "  --thread-trace FILE  two levels: per-thread-chunk CSV:\n"
+    "                       rank,thread,seq,start,end,lo,size\n"
     "  --format F           table (default), csv (one row per worker) or json\n"
     "  --per-worker         list every worker in the table even when there are\n"
     "                       more than 64\n"
@@ -127,7 +145,9 @@ static const char usage_text[] =
     "Summary: makespan, ideal = total work / sum of speeds, efficiency =\n"
     "ideal / makespan, CPU efficiency = useful compute (latencies excluded) /\n"
     "(workers x makespan) (seed 001), chunks, and each worker's busy fraction\n"
-    "(compute time / makespan).  Bad input exits with status 2.\n"
+    "(compute time / makespan).  On two levels: rank and thread chunks, and the\n"
+    "threads' busy fractions (threads busy: their compute / (threads x makespan)).\n"
+    "Bad input exits with status 2.\n"
     "\n"
     "example (seed 000, Table 1):\n"
     "  lf-sim --speeds 1,1/2,1/3,1/4 --tasks 68 \\\n"
@@ -137,6 +157,11 @@ static const char usage_text[] =
     "  lf-sim --speeds 1e4,5e3 --workers 100 --bandwidth 1e8 --bytes-per-iter 1 \\\n"
     "         --stage-lat 1e-4 --latency 1e-4 --tasks 1e8 --protocol push \\\n"
     "         --split 0.5 --results 1 --schedule as4dr,tau=3\n"
+    "example (1000 ranks x 16 threads, 64 KiB of input per iteration fetched per\n"
+    "rank chunk; rank schedule af, node schedule auto):\n"
+    "  lf-sim --speeds 138785 --workers 1000 --threads-per-rank 16 \\\n"
+    "         --latency 7.62e-06 --bandwidth 8.90818e+09 --bytes-per-iter 65536 \\\n"
+    "         --claim-ns 1012 --tasks 25e6 --rank-schedule af --schedule auto\n"
     "example (4 NUMA nodes x 16 workers, all data on node 0, a stencil staged):\n"
     "  lf-sim --speeds 5e7 --nodes 4 --workers-per-node 16 --bytes-per-iter 64 \\\n"
     "         --bandwidth 3.2e10 --stage-lat 1e-6 --home node0 --passes 4 \\\n"
@@ -299,6 +324,7 @@ static void umr_mstar_one(const char *fmt, double N, double S, double alpha, dou
 
 struct trace {
     FILE *f;
+    FILE *tf; /* --thread-trace */
     int failed;
     int numa; /* the platform has domains: four more columns */
 };
@@ -313,6 +339,16 @@ static void trace_chunk(void *ctx, const struct lf__sim_chunk *c)
                            (unsigned long long)c->remote, c->staged) < 0)
         t->failed = 1;
     if (fputc('\n', t->f) == EOF)
+        t->failed = 1;
+}
+
+/* Two levels: one row per thread chunk, the rank and its thread. */
+static void trace_thread_chunk(void *ctx, int rank, const struct lf__sim_chunk *c)
+{
+    struct trace *t = ctx;
+    if (t->tf && fprintf(t->tf, "%d,%d,%llu,%.9f,%.9f,%llu,%llu\n", rank, c->worker,
+                         (unsigned long long)c->seq, c->start, c->end, (unsigned long long)c->lo,
+                         (unsigned long long)c->size) < 0)
         t->failed = 1;
 }
 
@@ -338,21 +374,40 @@ static const char *protocol_name(const struct lf__sim_opts *o)
     return buf;
 }
 
+/* Two levels: threads in all, and a rank's threads' busy fraction. */
+static long total_threads(const struct lf__sim_platform *pf)
+{
+    long n = 0;
+    for (int i = 0; i < pf->nworkers; i++)
+        n += pf->w[i].threads;
+    return n;
+}
+
+static double thread_busy(const struct lf__sim_platform *pf, const struct lf__sim_result *r, int i,
+                          double mk)
+{
+    return r->w[i].tbusy / ((double)pf->w[i].threads * mk);
+}
+
 static void report(const char *fmt, const struct lf__sim_platform *pf, const struct lf__sched *s,
                    const char *cost, const struct lf__sim_workload *wl,
                    const struct lf__sim_opts *o, const struct lf__sim_result *r, int all)
 {
     int extra = o->protocol == LF__SIM_PUSH || o->win_end > o->win_start;
-    int P = r->nworkers;
+    int P = r->nworkers, two = pf->teams;
+    long nthr = two ? total_threads(pf) : 0;
     uint64_t seed = wl->seed;
     unsigned passes = wl->passes ? wl->passes : 1;
     double mk = r->makespan > 0 ? r->makespan : 1;
     if (strcmp(fmt, "csv") == 0) {
         /* Columns are only ever appended: scripts count them from the end. */
         printf("schedule,workers,tasks,cost,seed,makespan,ideal,efficiency,chunks,calib_chunks,"
-               "worker,speed,worker_chunks,worker_iters,busy,busy_frac%s%s\n",
+               "worker,speed,worker_chunks,worker_iters,busy,busy_frac%s%s%s\n",
                pf->ndom ? ",domain,numa,stage,worker_remote_iters,worker_staged_iters" : "",
-               extra ? ",protocol,cpu_eff,window_eff,worker_useful" : "");
+               extra ? ",protocol,cpu_eff,window_eff,worker_useful" : "",
+               two ? ",threads,node_schedule,thread_chunks,worker_threads,worker_thread_chunks,"
+                     "worker_thread_busy_frac"
+                   : "");
         for (int i = 0; i < P; i++) {
             printf("\"%s\",%d,%llu,\"%s\",%llu,%.9f,%.9f,%.6f,%llu,%llu,%d,%.9g,%llu,%llu,%.9f,"
                    "%.6f",
@@ -368,6 +423,10 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
             if (extra)
                 printf(",%s,%.6f,%.6f,%.9f", o->protocol == LF__SIM_PUSH ? "push" : "pull",
                        r->cpu_eff, r->window_eff, r->w[i].useful);
+            if (two)
+                printf(",%ld,\"%s\",%llu,%d,%llu,%.6f", nthr, o->node->spec,
+                       (unsigned long long)r->tchunks, pf->w[i].threads,
+                       (unsigned long long)r->w[i].tchunks, thread_busy(pf, r, i, mk));
             printf("\n");
         }
         return;
@@ -389,6 +448,19 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
                    pf->ndom, lf__sim_home_name(wl->home), passes, r->numa, r->stage,
                    (unsigned long long)r->remote_iters, (unsigned long long)r->staged_iters,
                    r->staged_bytes, r->remote_bytes, r->port_busy);
+        if (two) {
+            double tb = 0;
+            for (int i = 0; i < P; i++)
+                tb += r->w[i].tbusy;
+            printf(" \"ranks\": %d, \"threads\": %ld, \"rank_schedule\": ", P, nthr);
+            json_str(s->spec);
+            printf(", \"node_schedule\": ");
+            json_str(o->node->spec);
+            printf(",\n \"rank_chunks\": %llu, \"thread_chunks\": %llu, "
+                   "\"thread_calib_chunks\": %llu, \"thread_busy\": %.6f,\n",
+                   (unsigned long long)r->chunks, (unsigned long long)r->tchunks,
+                   (unsigned long long)r->tcalib_chunks, tb / ((double)nthr * mk));
+        }
         printf(" \"protocol\": \"%s\", \"cpu_eff\": %.6f,", protocol_name(o), r->cpu_eff);
         if (o->win_end > o->win_start)
             printf(" \"window\": [%.9g, %.9g], \"window_eff\": %.6f,", o->win_start, o->win_end,
@@ -405,13 +477,32 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
                 printf(", \"domain\": %d, \"remote_iters\": %llu, \"staged_iters\": %llu",
                        pf->w[i].domain, (unsigned long long)r->w[i].remote_iters,
                        (unsigned long long)r->w[i].staged_iters);
+            if (two)
+                printf(", \"threads\": %d, \"thread_chunks\": %llu, \"thread_busy\": %.6f",
+                       pf->w[i].threads, (unsigned long long)r->w[i].tchunks,
+                       thread_busy(pf, r, i, mk));
             printf("}");
         }
         printf("\n]}\n");
         return;
     }
-    printf("schedule     %s\n", s->spec);
-    if (pf->ndom)
+    if (two)
+        printf("schedule     rank %s, node %s\n", s->spec, o->node->spec);
+    else
+        printf("schedule     %s\n", s->spec);
+    if (two) {
+        int tmin = pf->w[0].threads, tmax = tmin;
+        for (int i = 1; i < P; i++) {
+            tmin = pf->w[i].threads < tmin ? pf->w[i].threads : tmin;
+            tmax = pf->w[i].threads > tmax ? pf->w[i].threads : tmax;
+        }
+        if (tmin == tmax)
+            printf("platform     %d ranks x %d threads (%ld in all), staging %s\n", P, tmin, nthr,
+                   staging_name(pf));
+        else
+            printf("platform     %d ranks of %d to %d threads (%ld in all), staging %s\n", P, tmin,
+                   tmax, nthr, staging_name(pf));
+    } else if (pf->ndom)
         printf("platform     %d workers in %d NUMA domains, ports %s\n", P, pf->ndom,
                staging_name(pf));
     else
@@ -437,8 +528,13 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
     printf("cpu eff      %.6f (useful compute / workers x makespan)\n", r->cpu_eff);
     if (o->win_end > o->win_start)
         printf("window eff   %.6f in [%g, %g) s\n", r->window_eff, o->win_start, o->win_end);
-    printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
-           (unsigned long long)r->calib_chunks);
+    if (two)
+        printf("chunks       %llu rank (%llu calibration), %llu thread (%llu calibration)\n",
+               (unsigned long long)r->chunks, (unsigned long long)r->calib_chunks,
+               (unsigned long long)r->tchunks, (unsigned long long)r->tcalib_chunks);
+    else
+        printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
+               (unsigned long long)r->calib_chunks);
     if (r->calib_end >= 0)
         printf("calibrated   at %.6f s\n", r->calib_end);
     double bmin = INFINITY, bmax = 0, bsum = 0;
@@ -448,7 +544,19 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
         bmax = b > bmax ? b : bmax;
         bsum += b;
     }
-    printf("busy         min %.4f  mean %.4f  max %.4f\n", bmin, bsum / P, bmax);
+    printf("busy         min %.4f  mean %.4f  max %.4f%s\n", bmin, bsum / P, bmax,
+           two ? " (ranks: staging to last thread out)" : "");
+    if (two) {
+        double tmin = INFINITY, tmax = 0, tsum = 0;
+        for (int i = 0; i < P; i++) {
+            double b = thread_busy(pf, r, i, mk);
+            tmin = b < tmin ? b : tmin;
+            tmax = b > tmax ? b : tmax;
+            tsum += r->w[i].tbusy;
+        }
+        printf("threads busy min %.4f  mean %.4f  max %.4f (per rank; mean over all threads)\n",
+               tmin, tsum / ((double)nthr * mk), tmax);
+    }
     if (P > 64 && !all) {
         printf("(%d workers: --per-worker lists each one)\n", P);
         return;
@@ -457,6 +565,8 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
            "busy%", "end_s");
     if (pf->ndom)
         printf(" %6s %12s %12s", "domain", "remote", "staged");
+    if (two)
+        printf(" %7s %10s %8s", "threads", "t_chunks", "t_busy%");
     printf("\n");
     for (int i = 0; i < P; i++) {
         printf("%6d %12.6g %8llu %12llu %14.6f %7.2f %14.6f", i, pf->w[i].speed,
@@ -465,6 +575,9 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
         if (pf->ndom)
             printf(" %6d %12llu %12llu", pf->w[i].domain, (unsigned long long)r->w[i].remote_iters,
                    (unsigned long long)r->w[i].staged_iters);
+        if (two)
+            printf(" %7d %10llu %8.2f", pf->w[i].threads, (unsigned long long)r->w[i].tchunks,
+                   100.0 * thread_busy(pf, r, i, mk));
         printf("\n");
     }
 }
@@ -507,6 +620,11 @@ int main(int argc, char **argv)
         O_WINDOW,
         O_LINK_PROFILE,
         O_KNOWN,
+        O_TPR,
+        O_RANK_SCHED,
+        O_TLAT,
+        O_TCLAIM,
+        O_TTRACE,
         O_HELP
     };
     static const struct option opts[] = {
@@ -545,13 +663,20 @@ int main(int argc, char **argv)
         {"window", required_argument, 0, O_WINDOW},
         {"link-profile", required_argument, 0, O_LINK_PROFILE},
         {"known", no_argument, 0, O_KNOWN},
+        {"threads-per-rank", required_argument, 0, O_TPR},
+        {"rank-schedule", required_argument, 0, O_RANK_SCHED},
+        {"thread-latency", required_argument, 0, O_TLAT},
+        {"thread-claim-ns", required_argument, 0, O_TCLAIM},
+        {"thread-trace", required_argument, 0, O_TTRACE},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
     const char *platform = NULL, *speeds = NULL, *profile = NULL, *schedule = NULL;
     const char *link_profile = NULL;
     const char *cost = "const", *trace_path = NULL, *fmt = "table", *staging = NULL;
-    const char *home = NULL;
+    const char *home = NULL, *rank_schedule = NULL, *ttrace_path = NULL;
+    uint64_t tpr = 0;
+    double tlatency = -1, tclaim_ns = -1;
     double latency = -1, stage_lat = -1, bandwidth = -1, bpi = -1, claim_ns = 0;
     uint64_t tasks = 0, seed = 1, nworkers = 0, nodes = 0, per_node = 0, passes = 0;
     double cvs[32] = {0, 0.2, 0.4, 0.6, 0.8, 1.0};
@@ -601,6 +726,26 @@ int main(int argc, char **argv)
             break;
         case O_KNOWN:
             o.known = 1;
+            break;
+        case O_TPR:
+            tpr = opt_u64("--threads-per-rank", optarg);
+            if (tpr < 1 || tpr > LF__SIM_MAX_THREADS)
+                die_usage("--threads-per-rank %s: expected 1 to %d threads", optarg,
+                          LF__SIM_MAX_THREADS);
+            break;
+        case O_RANK_SCHED:
+            rank_schedule = optarg;
+            break;
+        case O_TLAT:
+            tlatency = opt_double("--thread-latency", optarg, 0);
+            if (tlatency > 1e6)
+                die_usage("--thread-latency %s: expected 0 to 1e6 seconds", optarg);
+            break;
+        case O_TCLAIM:
+            tclaim_ns = opt_double("--thread-claim-ns", optarg, 0);
+            break;
+        case O_TTRACE:
+            ttrace_path = optarg;
             break;
         case O_NODES:
             nodes = opt_u64("--nodes", optarg);
@@ -833,6 +978,31 @@ int main(int argc, char **argv)
     }
     if (staging)
         pf.staging = strcmp(staging, "oneport") == 0 ? LF__SIM_STAGE_ONEPORT : LF__SIM_STAGE_FREE;
+    /* Two levels: ranks of threads (a file's threads= lines made pf so). */
+    if (tpr && pf.ndom)
+        die_usage("--threads-per-rank: ranks of threads and NUMA domains exclude each other "
+                  "(drop --nodes or the 'domains' line)");
+    if (lf__sim_platform_teams(&pf, (int)tpr, err, sizeof err))
+        die_usage("--threads-per-rank: %s", err);
+    struct lf__sched rsched;
+    if (pf.teams) {
+        if (o.protocol == LF__SIM_PUSH)
+            die_usage("ranks of threads run the pull protocol (drop --protocol push)");
+        const char *rs = rank_schedule ? rank_schedule : "fac2";
+        if (lf__sched_parse(rs, &rsched, err, sizeof err) != 0)
+            die_usage("--rank-schedule %s: %s", rs, err);
+        for (int i = 0; tlatency >= 0 && i < pf.nworkers; i++)
+            pf.w[i].tlatency = tlatency;
+        o.node = &sched;
+        o.thread_claim_ns = tclaim_ns > 0 ? tclaim_ns : 0;
+    } else if (rank_schedule || tlatency >= 0 || tclaim_ns >= 0 || ttrace_path) {
+        die_usage("%s needs ranks of threads (--threads-per-rank T, or threads= in the platform)",
+                  rank_schedule    ? "--rank-schedule"
+                  : tlatency >= 0  ? "--thread-latency"
+                  : tclaim_ns >= 0 ? "--thread-claim-ns"
+                                   : "--thread-trace");
+    }
+    const struct lf__sched *top = pf.teams ? &rsched : &sched;
 
     struct lf__sim_workload wl = {.tasks = tasks, .seed = seed, .passes = (unsigned)passes};
     if (lf__sim_cost_parse(&wl, cost, err, sizeof err))
@@ -853,15 +1023,27 @@ int main(int argc, char **argv)
         setvbuf(tr.f, NULL, _IOFBF, 1 << 20);
         fprintf(tr.f, "worker,seq,start,end,size%s\n", tr.numa ? ",lo,home,remote,staged" : "");
     }
+    if (ttrace_path) {
+        tr.tf = fopen(ttrace_path, "w");
+        if (!tr.tf)
+            die_usage("--thread-trace %s: %s", ttrace_path, strerror(errno));
+        setvbuf(tr.tf, NULL, _IOFBF, 1 << 20);
+        fprintf(tr.tf, "rank,thread,seq,start,end,lo,size\n");
+        o.on_tchunk = trace_thread_chunk;
+    }
     o.claim_ns = claim_ns;
     o.on_chunk = tr.f ? trace_chunk : NULL;
     o.ctx = &tr;
     struct lf__sim_result res;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    rc = lf__sim_run(&pf, &sched, &wl, &o, &res, err, sizeof err);
+    rc = lf__sim_run(&pf, top, &wl, &o, &res, err, sizeof err);
     clock_gettime(CLOCK_MONOTONIC, &t2);
     if (tr.f && (fclose(tr.f) != 0 || tr.failed)) {
         fprintf(stderr, "lf-sim: --trace %s: write failed\n", trace_path);
+        rc = rc ? rc : -EIO;
+    }
+    if (tr.tf && (fclose(tr.tf) != 0 || tr.failed)) {
+        fprintf(stderr, "lf-sim: --thread-trace %s: write failed\n", ttrace_path);
         rc = rc ? rc : -EIO;
     }
     if (rc) {
@@ -869,7 +1051,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "lf-sim: %s\n", err);
         return 1;
     }
-    report(fmt, &pf, &sched, cost, &wl, &o, &res, per_worker);
+    report(fmt, &pf, top, cost, &wl, &o, &res, per_worker);
     if (timing)
         fprintf(stderr, "lf-sim: workload set-up %.3f s, simulation %.3f s (%llu events)\n",
                 (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),

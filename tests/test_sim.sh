@@ -11,7 +11,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 "$sim" --help | grep -q 'example' || bad "--help has no example"
 for opt in --nodes --workers-per-node --home --passes numa=on stage=on --protocol --order \
-           --inflight --results --split --start-delay --window --link-profile --known; do
+           --inflight --results --split --start-delay --window --link-profile --known \
+           --threads-per-rank --rank-schedule --thread-latency --thread-claim-ns --thread-trace; do
     "$sim" --help | grep -q -e "$opt" || bad "--help does not mention $opt"
 done
 for args in "--speeds 1,x --tasks 5 --schedule fac2" \
@@ -171,7 +172,9 @@ speed=1' 'staging free
 staging oneport
 speed=1' 'bytes_per_iter 1
 bytes_per_iter 2
-speed=1'; do
+speed=1' 'speed=1 threads=0' 'speed=1 threads=1.5' 'speed=1 threads=2 threads=3' \
+            'speed=1 threads=5000' 'thread_speeds=1,x' 'thread_speeds=1,,2' 'thread_speeds=' \
+            'speed=1 thread_speeds=0' 'speed=1 thread_latency=1' 'speed=1 threads=2 thread_latency=-1'; do
     n=$((n + 1))
     printf '%s\n' "$text" >"$tmp/bad$n"
     "$sim" --platform "$tmp/bad$n" --tasks 5 --schedule fac2 >/dev/null 2>"$tmp/err"
@@ -197,6 +200,87 @@ if ! ldd "$sim" 2>/dev/null | grep -q -e libasan -e libtsan; then
     (ulimit -v 800000 && "$sim" --platform "$tmp/big" --tasks 50 --schedule dynamic,1 \
         --format csv >/dev/null 2>"$tmp/err") || bad "a shared profile: $(cat "$tmp/err")"
 fi
+
+# Two levels (ranks of threads).  Bad options: one message, exit 2 (bad
+# threads=, thread_speeds= and thread_latency= lines are in the platform
+# checks above).
+for args in "--speeds 1 --workers 2 --threads-per-rank 0 --tasks 5 --schedule fac2" \
+            "--speeds 1 --workers 2 --threads-per-rank 4097 --tasks 5 --schedule fac2" \
+            "--speeds 1 --workers 2 --threads-per-rank x --tasks 5 --schedule fac2" \
+            "--speeds 1 --tasks 5 --schedule fac2 --rank-schedule af" \
+            "--speeds 1 --tasks 5 --schedule fac2 --thread-latency 1" \
+            "--speeds 1 --tasks 5 --schedule fac2 --thread-trace $tmp/tt" \
+            "--speeds 1 --workers 2 --threads-per-rank 2 --tasks 5 --schedule fac2 --rank-schedule nope" \
+            "--speeds 1 --workers 2 --threads-per-rank 2 --tasks 5 --schedule nope" \
+            "--speeds 1 --workers 2 --threads-per-rank 2 --tasks 5 --schedule fac2 --thread-latency -1" \
+            "--speeds 1 --workers 2 --threads-per-rank 2 --tasks 5 --schedule fac2 --protocol push" \
+            "--speeds 1 --workers 4 --nodes 2 --threads-per-rank 2 --tasks 5 --schedule fac2"; do
+    "$sim" $args >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || bad "lf-sim $args: exit $rc, expected 2"
+    [ "$(wc -l <"$tmp/err")" -le 2 ] && [ -s "$tmp/err" ] || bad "lf-sim $args: not one message: $(cat "$tmp/err")"
+done
+printf 'domains 2\nspeed=1 threads=2 count=2\n' >"$tmp/tdom"
+"$sim" --platform "$tmp/tdom" --tasks 5 --schedule fac2 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "tdom: threads=" "$tmp/err" || bad "threads= with domains: $(cat "$tmp/err")"
+
+# Every iteration exactly once across ranks and threads: the thread trace's
+# chunks tile [0, n), and the rank trace's too, for a matrix of schedules.
+printf 'speed=1 threads=4 count=3 latency=0.01\nthread_speeds=1,1,1,0.1 latency=0.01\n' >"$tmp/two"
+for pair in af:fac2 fac2:auto static:dynamic,3 multi:af dynamic,50:static auto:auto umr:fac2; do
+    "$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule "${pair%%:*}" \
+        --schedule "${pair#*:}" --stage-lat 0.001 --bandwidth 1e5 --bytes-per-iter 8 --claim-ns 1e5 \
+        --thread-latency 1e-3 --trace "$tmp/r.csv" --thread-trace "$tmp/t.csv" --format json >"$tmp/j" ||
+        bad "two levels $pair failed"
+    sum=$(awk -F, 'NR>1{s+=$5} END{print s}' "$tmp/r.csv")
+    [ "$sum" = 20000 ] || bad "two levels $pair: rank chunks sum to $sum"
+    awk -F, 'NR>1 { print $6, $7 }' "$tmp/t.csv" | sort -n |
+        awk 'BEGIN { e = 0 } $1 != e { exit 1 } { e = $1 + $2 } END { if (e != 20000) exit 1 }' ||
+        bad "two levels $pair: thread chunks do not tile [0, 20000) exactly once"
+    rows=$(($(wc -l <"$tmp/t.csv") - 1))
+    grep -q "\"thread_chunks\": $rows," "$tmp/j" || bad "two levels $pair: $rows thread trace rows, not the summary's"
+    rows=$(($(wc -l <"$tmp/r.csv") - 1))
+    grep -q "\"rank_chunks\": $rows," "$tmp/j" || bad "two levels $pair: $rows rank trace rows, not the summary's"
+done
+# Reproducible.
+"$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto \
+    --thread-trace "$tmp/t2.csv" --format csv >"$tmp/c1"
+"$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto \
+    --thread-trace "$tmp/t3.csv" --format csv >"$tmp/c2"
+cmp -s "$tmp/c1" "$tmp/c2" && cmp -s "$tmp/t2.csv" "$tmp/t3.csv" || bad "two levels: runs differ"
+[ "$(head -1 "$tmp/c1" | awk -F, '{print NF}')" = 22 ] || bad "two levels: csv columns"
+# One thread per rank is the one-level model of a rank: the same rank trace,
+# byte for byte, whatever the node schedule.
+one="--speeds 1,0.5,2 --workers 5 --tasks 30000 --cost exp --latency 0.01 --stage-lat 0.1
+     --bandwidth 1000 --bytes-per-iter 1 --claim-ns 1000"
+for s in af fac2 multi auto dynamic,7 umr static; do
+    "$sim" $one --threads-per-rank 1 --rank-schedule $s --schedule dynamic,1 --trace "$tmp/o2.csv" \
+        --format json >"$tmp/j2" || bad "one thread per rank ($s) failed"
+    "$sim" $one --schedule $s --trace "$tmp/o1.csv" --format json >"$tmp/j1" || bad "one level ($s) failed"
+    cmp -s "$tmp/o1.csv" "$tmp/o2.csv" || bad "one thread per rank ($s): rank trace differs from one level"
+    [ "$(grep -o '"makespan": [0-9.]*' "$tmp/j1")" = "$(grep -o '"makespan": [0-9.]*' "$tmp/j2")" ] ||
+        bad "one thread per rank ($s): makespan differs from one level"
+done
+# Zero costs, equal speeds: factoring and AF at both levels are near ideal.
+for r in fac2 af; do
+    for t in fac2 af; do
+        e=$("$sim" --speeds 1 --workers 8 --threads-per-rank 4 --tasks 1000000 --rank-schedule $r \
+            --schedule $t --format json | grep -o '"efficiency": [0-9.]*' | cut -d' ' -f2)
+        awk -v e="$e" 'BEGIN { exit !(e > 0.99) }' || bad "two levels $r/$t, zero costs: efficiency $e"
+    done
+done
+# A slow thread in one rank (the last of $tmp/two's: 0.1 of its siblings'
+# speed) is absorbed by an adaptive node schedule, not by a static one.
+eff() {
+    "$sim" --platform "$tmp/two" --tasks 100000 --cost exp --rank-schedule af --schedule "$1" \
+        --format json | grep -o '"efficiency": [0-9.]*' | cut -d' ' -f2
+}
+for t in auto dynamic,1; do
+    e=$(eff $t)
+    awk -v e="$e" 'BEGIN { exit !(e > 0.95) }' || bad "a slow thread, node schedule $t: efficiency $e"
+done
+e=$(eff static)
+awk -v e="$e" 'BEGIN { exit !(e < 0.5) }' || bad "a slow thread, node schedule static: efficiency $e (expected < 0.5)"
 
 [ $fail -eq 0 ] && echo "lf-sim command line: all checks passed"
 exit $fail

@@ -209,9 +209,11 @@ static double move_input(struct sim *S, int i, double t, uint64_t lo, uint64_t c
 }
 
 /* Give worker i the chunk [lo, lo+c) at time t, taken from domain from's
- * range (-1: the shared counter): stage it, compute it, and queue its
- * completion. */
-static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int from)
+ * range (-1: the shared counter): stage it, compute it (on two levels: its
+ * team's sub-loop), and queue its completion, or on two levels the rank's
+ * next claim.  0, or a sub-loop's error (message in err). */
+static int start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c, int from, char *err,
+                       size_t errlen)
 {
     const struct lf__sim_worker *w = &S->pf->w[i];
     struct wsim *x = &S->ws[i];
@@ -233,7 +235,15 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
             S->port_free = te;
     }
     /* seed 003 eq. (1): Tcomp = alpha + size/S, with size in units of work */
-    double end = lf__sim_work_end(S, i, tc + w->latency, lf__sim_work(S->wl, lo, lo + c));
+    double end, next;
+    if (S->teams) {
+        int rc = lf__sim_team_chunk(S, i, tc + w->latency, lo, c, &end, &next, err, errlen);
+        if (rc)
+            return rc;
+    } else {
+        end = next = lf__sim_work_end(S, i, tc + w->latency,
+                                      lf__sim_work(S->wl, S->base + lo, S->base + lo + c));
+    }
     /* Like the dispatcher: the phase at claim time decides the calib flag. */
     x->cur = (struct lf__sim_chunk){.worker = i,
                                     .calib = S->calibrating,
@@ -248,8 +258,11 @@ static void start_chunk(struct sim *S, int i, double t, uint64_t lo, uint64_t c,
                                     .home = home,
                                     .staged = staged};
     x->state = W_BUSY;
-    lf__exec_chunk_begin(&S->ex, i, t * 1e9, c);
-    lf__sim_heap_push(&S->h, (struct ev){.t = end, .w = i});
+    lf__exec_chunk_begin(&S->ex, i, (t - S->origin) * 1e9, c);
+    /* On two levels the rank hears of its chunk when it claims again (its
+     * first thread out), which is the chunk's end for a team of one. */
+    lf__sim_heap_push(&S->h, (struct ev){.t = next, .w = i});
+    return 0;
 }
 
 /* Worker i's calibration is in (seed 000 §3.1, times only): the model's
@@ -365,15 +378,16 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         if (rc == 0) {
             x->state = W_DONE;
             S->active--;
+            S->res->w[i].left = t;
             return 0;
         }
-        start_chunk(S, i, t, lo, c, -1);
-        return 0;
+        return start_chunk(S, i, t, lo, c, -1, err, errlen);
     }
     uint64_t r = S->left;
     if (r == 0) {
         x->state = W_DONE;
         S->active--;
+        S->res->w[i].left = t;
         return 0;
     }
     if (S->calibrating) {
@@ -383,12 +397,13 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         }
         c = lf__exec_calib_size(&S->ex, x->cal_size, r);
     } else {
-        c = lf__exec_claim_size(&S->ex, i, r, t * 1e9);
+        c = lf__exec_claim_size(&S->ex, i, r, (t - S->origin) * 1e9);
         if (c == 0 && S->active > 1) {
             /* The policy says the others finish the rest no later. */
             lf__exec_worker_gone(&S->ex, i);
             x->state = W_DONE;
             S->active--;
+            S->res->w[i].left = t;
             return 0;
         }
         c = lf__exec_clip(&S->ex, c, r);
@@ -407,8 +422,7 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
         S->next += c;
     }
     S->left -= c;
-    start_chunk(S, i, t, lo, c, from);
-    return 0;
+    return start_chunk(S, i, t, lo, c, from, err, errlen);
 }
 
 int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
@@ -434,6 +448,16 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
             return -EINVAL;
         }
     int push = o && o->protocol == LF__SIM_PUSH;
+    if (pf->teams && (push || pf->ndom > 0 || !o || !o->node || !o->node->pol)) {
+        snprintf(err, errlen,
+                 "ranks of threads need the pull protocol, no NUMA domains and a node "
+                 "schedule");
+        return -EINVAL;
+    }
+    if (o && o->known && o->mem) {
+        snprintf(err, errlen, "known costs and a call site's memory exclude each other");
+        return -EINVAL;
+    }
     if (push && pf->ndom > 0) {
         snprintf(err, errlen,
                  "the push protocol models one master without NUMA domains; use "
@@ -449,7 +473,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         return -EINVAL;
     }
     res->nworkers = P;
-    res->tasks = wl->tasks;
+    res->tasks = wl->span ? wl->span : wl->tasks;
     res->calib_end = -1;
     S.pf = pf;
     S.pol = s->pol;
@@ -457,7 +481,9 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     S.wl = wl;
     S.o = o;
     S.res = res;
-    S.n = S.left = wl->tasks;
+    S.n = S.left = wl->span ? wl->span : wl->tasks;
+    S.base = wl->span ? wl->base : 0;
+    S.origin = o ? o->origin : 0;
     S.claim_s = o ? o->claim_ns * 1e-9 : 0;
     S.D = pf->ndom;
     S.home = wl->home;
@@ -528,6 +554,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
                           share * pf->bytes_per_iter / pf->w[i].bandwidth * 1e9);
         S.ws[i].cal_size = 1;
         S.ws[i].cal_pending = 1;
+        res->w[i].left = -1;
         S.ws[i].prev_end = S.ws[i].prev_note = pf->w[i].start;
         S.ws[i].ring = S.rings ? S.rings + (size_t)i * (size_t)S.cap : NULL;
         /* A worker arrives at its start time (0: loop entry, in index order). */
@@ -567,10 +594,23 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         }
         mem.valid = 1;
     }
-    S.calibrating = lf__exec_start(&S.ex, o && o->known ? &mem : NULL, NULL);
+    /* A call site's memory also gives each worker's first calibration
+     * chunk, as the dispatcher's does. */
+    uint64_t *cal0 = o && o->mem ? malloc((size_t)P * sizeof *cal0) : NULL;
+    if (o && o->mem && !cal0) {
+        snprintf(err, errlen, "out of memory for %d workers", P);
+        rc = -ENOMEM;
+        goto out;
+    }
+    S.calibrating = lf__exec_start(&S.ex, o && o->known ? &mem : o ? o->mem : NULL, cal0);
+    for (int i = 0; cal0 && i < P; i++)
+        S.ws[i].cal_size = cal0[i];
+    free(cal0);
     free(mem.ipt);
     free(mem.cal);
     free(mem.cost);
+    if (pf->teams && (rc = lf__sim_teams_init(&S, err, errlen)) != 0)
+        goto out;
     if (push) {
         rc = lf__sim_push_run(&S, err, errlen);
         if (rc)
@@ -595,16 +635,23 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         rc = -EPROTO;
         goto out;
     }
-    res->total_work = wl->total;
-    res->ideal = sum_speed > 0 ? wl->total / sum_speed : 0;
+    if (o && o->mem) {
+        double drift;
+        (void)lf__exec_mem_end(&S.ex, o->mem, &drift);
+    }
+    res->total_work = wl->span ? lf__sim_work(wl, S.base, S.base + S.n) : wl->total;
+    res->ideal = sum_speed > 0 ? res->total_work / sum_speed : 0;
     res->efficiency = res->makespan > 0 ? res->ideal / res->makespan : 1.0;
-    double useful = 0;
-    for (int i = 0; i < P; i++)
-        useful += res->w[i].useful;
-    res->cpu_eff = res->makespan > 0 ? useful / ((double)P * res->makespan) : 1.0;
+    double useful = 0, units = 0;
+    for (int i = 0; i < P; i++) {
+        useful += S.teams ? res->w[i].tuseful : res->w[i].useful;
+        units += S.teams ? pf->w[i].threads : 1;
+    }
+    res->cpu_eff = res->makespan > 0 ? useful / (units * res->makespan) : 1.0;
     if (o && o->win_end > o->win_start)
         res->window_eff /= (double)P * (o->win_end - o->win_start);
 out:
+    lf__sim_teams_free(&S);
     free(psum.per);
     free(S.ws);
     free(S.h.a);

@@ -61,6 +61,15 @@ struct ev {
     int w;
 };
 
+/* Two levels: what a rank's team keeps from one rank chunk to the next. */
+#define LF__SIM_TEAM_RING 8 /* rank chunks a team may have in flight (lib/mpi: LF__MPI_RING) */
+struct team {
+    double *avail;                  /* when each thread is free for the next rank chunk */
+    double ends[LF__SIM_TEAM_RING]; /* ends of its latest rank chunks, by k % ring */
+    uint64_t k;                     /* rank chunks it took */
+    struct lf__site_mem *mem;       /* the node level's memory of its sub-loops, or NULL */
+};
+
 /* Min-heap of (t, kind, w): a strict order. */
 struct heap {
     struct ev *a;
@@ -106,6 +115,13 @@ struct sim {
     double sport, rport; /* when the master's send and receive ports are free */
     struct heap ready;   /* first-ready: (time it could take a chunk, worker) */
     struct pchunk *rings;
+    /* Two levels (team.c): a team per worker, a scratch platform of threads. */
+    uint64_t base; /* the run's iterations start here in the cost table */
+    double origin; /* the policies' clock origin, seconds */
+    struct team *teams;
+    struct lf__sim_worker *tw;
+    struct lf__site_mem *mems;
+    void *tpool;
 };
 
 void lf__sim_heap_push(struct heap *h, struct ev e);
@@ -138,6 +154,21 @@ int lf__sim_calib_done(struct sim *S, double t);
  * Returns 1, 0 when it has no more, or -EPROTO (message in err) when the
  * chunk lies outside [0, n) or beyond the trip count in all. */
 int lf__sim_partition(struct sim *S, int i, uint64_t *lo, uint64_t *c, char *err, size_t errlen);
+
+/* Two levels: set up S->teams for S->pf (every worker a rank of threads,
+ * o->node the node schedule).  0, -ENOMEM or -EINVAL (message in err). */
+int lf__sim_teams_init(struct sim *S, char *err, size_t errlen);
+void lf__sim_teams_free(struct sim *S);
+
+/* Two levels: rank i's team computes its rank chunk [lo, lo + c) of the
+ * run, its threads free from t0 on (claim, staging and the rank's compute
+ * latency done): a sub-loop of the node schedule over the chunk, each
+ * thread joining when it has left its previous rank chunk.  Returns 0 with
+ * *end (the team's last thread out) and *next (when the rank claims again:
+ * its first thread out of this chunk, held back while LF__SIM_TEAM_RING
+ * chunks are in flight), or -ENOMEM / -EPROTO (message in err). */
+int lf__sim_team_chunk(struct sim *S, int i, double t0, uint64_t lo, uint64_t c, double *end,
+                       double *next, char *err, size_t errlen);
 
 /* Run the push protocol on S, set up by lf__sim_run.  0, -ENOMEM or
  * -EPROTO (message in err). */

@@ -218,16 +218,59 @@ double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes
 }
 
 /* The keys of a worker line, in the order of the bits of a line's "seen" mask. */
-static const char *const worker_keys[] = {"profile",   "speed",     "latency",
-                                          "stage_lat", "bandwidth", "count",
-                                          "domain",    "start",     "link_profile"};
+static const char *const worker_keys[] = {
+    "profile", "speed", "latency",      "stage_lat", "bandwidth",     "count",
+    "domain",  "start", "link_profile", "threads",   "thread_speeds", "thread_latency"};
+
+/* Parse thread_speeds=LIST (comma-separated speeds) into a new list owned
+ * by pf, shared by the line's workers through w->tl. */
+static int thread_speeds(struct lf__sim_platform *pf, struct lf__sim_worker *w, const char *val,
+                         char *err, size_t errlen)
+{
+    int n = 1;
+    for (const char *p = val; *p; p++)
+        n += *p == ',';
+    if (n > LF__SIM_MAX_THREADS)
+        goto bad;
+    double *l = malloc((size_t)n * sizeof *l),
+           **all = realloc(pf->tlists, ((size_t)pf->ntlists + 1) * sizeof *all);
+    if (all)
+        pf->tlists = all;
+    if (!l || !all) {
+        free(l);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    pf->tlists[pf->ntlists++] = l;
+    const char *p = val;
+    for (int k = 0; k < n; k++) {
+        size_t len = strcspn(p, ",");
+        char field[64];
+        if (len == 0 || len >= sizeof field)
+            goto bad;
+        memcpy(field, p, len);
+        field[len] = '\0';
+        if (lf__sim_num_parse(field, &l[k]) || !(l[k] >= SIM_SPEED_MIN && l[k] <= SIM_SPEED_MAX))
+            goto bad;
+        p += len + (p[len] == ',');
+    }
+    w->tl = l;
+    w->ntl = n;
+    return 0;
+bad:
+    snprintf(err, errlen,
+             "thread_speeds=%s: expected 1 to %d comma-separated speeds from 1e-9 to 1e15", val,
+             LF__SIM_MAX_THREADS);
+    return -EINVAL;
+}
 
 /* Apply one "key=value" of a worker line to w; *count gets count=, and
  * *has_domain is set by domain= (checked against ndom domains); *seen
  * collects the keys given, each of which may appear once. */
-static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has_domain, int ndom,
-                      unsigned *seen, char *err, size_t errlen)
+static int worker_key(struct lf__sim_platform *pf, struct lf__sim_worker *w, char *tok, long *count,
+                      int *has_domain, unsigned *seen, char *err, size_t errlen)
 {
+    int ndom = pf->ndom;
     char *eq = strchr(tok, '=');
     double v;
     if (!eq) {
@@ -249,6 +292,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         return lf__sim_profile_parse(w, val, err, errlen);
     if (strcmp(key, "link_profile") == 0)
         return lf__sim_link_profile_parse(w, val, err, errlen);
+    if (strcmp(key, "thread_speeds") == 0)
+        return thread_speeds(pf, w, val, err, errlen);
     if (lf__sim_num_parse(val, &v)) {
         snprintf(err, errlen, "%s=%s: not a decimal number", key, val);
         return -EINVAL;
@@ -263,6 +308,10 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
         w->bandwidth = v;
     else if (strcmp(key, "start") == 0 && v >= 0 && v <= SIM_PROF_T_MAX)
         w->start = v;
+    else if (strcmp(key, "threads") == 0 && v >= 1 && v <= LF__SIM_MAX_THREADS && v == floor(v))
+        w->threads = (int)v;
+    else if (strcmp(key, "thread_latency") == 0 && v >= 0 && v <= SIM_LAT_MAX)
+        w->tlatency = v;
     else if (strcmp(key, "count") == 0 && v >= 1 && v <= SIM_MAX_WORKERS && v == floor(v))
         *count = (long)v;
     else if (strcmp(key, "domain") == 0) {
@@ -282,8 +331,8 @@ static int worker_key(struct lf__sim_worker *w, char *tok, long *count, int *has
                  "%s=%s: accepted keys: speed=1e-9..1e15, latency=0..1e6, stage_lat=0..1e6 "
                  "(seconds), bandwidth=0 (unlimited) or 1e-3..1e18, count=1..%d, "
                  "profile=t0:f0,..., link_profile=t0:f0,..., domain=0..N-1, start=0..%g "
-                 "(seconds)",
-                 key, val, SIM_MAX_WORKERS, SIM_PROF_T_MAX);
+                 "(seconds), threads=1..%d, thread_speeds=S1,S2,..., thread_latency=0..1e6",
+                 key, val, SIM_MAX_WORKERS, SIM_PROF_T_MAX, LF__SIM_MAX_THREADS);
         return -EINVAL;
     }
     return 0;
@@ -418,9 +467,16 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         for (char *tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
             if (tok == p && strcmp(tok, "worker") == 0)
                 continue;
-            if ((rc = worker_key(&w, tok, &count, &has_domain, pf->ndom, &seen, msg, sizeof msg)) !=
-                0)
+            if ((rc = worker_key(pf, &w, tok, &count, &has_domain, &seen, msg, sizeof msg)) != 0)
                 break;
+        }
+        if (!rc && w.ntl > 0 && !(w.speed > 0))
+            w.speed = w.tl[0]; /* each thread's speed is in the list */
+        if (!rc && w.ntl > 0 && w.threads == 0)
+            w.threads = w.ntl;
+        if (!rc && w.tlatency > 0 && w.threads == 0) {
+            snprintf(msg, sizeof msg, "thread_latency= needs threads=T (a rank of T threads)");
+            rc = -EINVAL;
         }
         with_domain += has_domain;
         without_domain += !has_domain;
@@ -462,6 +518,17 @@ int lf__sim_platform_read(struct lf__sim_platform *pf, FILE *f, const char *name
         rc = lf__sim_platform_domains(pf, pf->ndom, msg, sizeof msg);
     if (!rc && pf->ndom && !staging_given)
         pf->staging = LF__SIM_STAGE_ONEPORT; /* one transfer at a time per domain */
+    if (!rc && pf->ndom)
+        for (int i = 0; i < pf->nworkers; i++)
+            if (pf->w[i].threads) {
+                snprintf(msg, sizeof msg,
+                         "threads= (ranks of threads) and domains exclude each other");
+                rc = -EINVAL;
+                lineno = 0;
+                break;
+            }
+    if (!rc && (rc = lf__sim_platform_teams(pf, 0, msg, sizeof msg)) != 0)
+        lineno = 0;
     if (rc) {
         if (lineno)
             snprintf(err, errlen, "%s:%d: %s", name, lineno, msg);
@@ -565,12 +632,53 @@ int lf__sim_platform_domains(struct lf__sim_platform *pf, int ndom, char *err, s
     return 0;
 }
 
+int lf__sim_platform_teams(struct lf__sim_platform *pf, int threads, char *err, size_t errlen)
+{
+    int any = threads > 0;
+    for (int i = 0; i < pf->nworkers && !any; i++)
+        any = pf->w[i].threads > 0;
+    if (!any || (pf->teams && threads == 0))
+        return 0;
+    if (threads < 0 || threads > LF__SIM_MAX_THREADS) {
+        snprintf(err, errlen, "%d threads a rank: expected 1 to %d", threads, LF__SIM_MAX_THREADS);
+        return -EINVAL;
+    }
+    if (pf->ndom) {
+        snprintf(err, errlen, "ranks of threads and NUMA domains exclude each other");
+        return -EINVAL;
+    }
+    double all = 0;
+    for (int i = 0; i < pf->nworkers; i++)
+        all += threads ? threads : pf->w[i].threads ? pf->w[i].threads : 1;
+    if (all > LF__SIM_MAX_TEAM) {
+        snprintf(err, errlen, "%.0f threads in all: at most %d", all, LF__SIM_MAX_TEAM);
+        return -EINVAL;
+    }
+    for (int i = 0; i < pf->nworkers; i++) {
+        struct lf__sim_worker *w = &pf->w[i];
+        w->threads = threads ? threads : w->threads ? w->threads : 1;
+        if (!pf->teams)
+            w->tspeed = w->speed; /* the speed given was each thread's */
+        double sum = 0;
+        for (int j = 0; j < w->threads; j++)
+            sum += w->ntl > 0 ? w->tl[j % w->ntl] : w->tspeed;
+        w->speed = sum;
+    }
+    pf->teams = 1;
+    return 0;
+}
+
 void lf__sim_platform_free(struct lf__sim_platform *pf)
 {
     for (int i = 0; i < pf->nworkers; i++) {
         prof_release(pf->w[i].prof);
         prof_release(pf->w[i].lprof);
     }
+    for (int k = 0; k < pf->ntlists; k++)
+        free(pf->tlists[k]);
+    free(pf->tlists);
+    pf->tlists = NULL;
+    pf->ntlists = 0;
     free(pf->w);
     pf->w = NULL;
     pf->nworkers = 0;

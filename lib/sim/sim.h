@@ -30,6 +30,8 @@
 
 #include "policy/policy.h"
 
+struct lf__site_mem; /* exec/exec.h */
+
 /* ---- Platform ---- */
 
 /* From time t (seconds) on, the worker runs at factor f of its speed. */
@@ -49,6 +51,17 @@ struct lf__sim_worker {
     double start; /* joins the loop at this time, seconds (a start-up delay; 0) */
     int nlseg;    /* link profile, as prof: from t its bandwidth is f x bandwidth */
     struct lf__sim_seg *lprof;
+    /* Two levels (doc/lf-sim.md, "Ranks of threads"): this worker is a rank
+     * whose team has `threads` threads (0: one level).  Thread j computes at
+     * tl[j % ntl] (ntl > 0) or tspeed units per second, under the rank's
+     * profile, with compute start-up tlatency per thread chunk; speed is
+     * then the team's, the sum of its threads' speeds.  tl is owned by the
+     * platform (pf->tlists) and shared by the workers of one line. */
+    int threads;
+    int ntl;
+    const double *tl;
+    double tspeed;
+    double tlatency;
 };
 
 enum { LF__SIM_STAGE_FREE = 0, LF__SIM_STAGE_ONEPORT = 1 };
@@ -67,6 +80,10 @@ struct lf__sim_platform {
      * link to the other domains' memory (beta_i, B_i) and only iterations
      * homed on another domain than the worker's pay for it. */
     int ndom;
+    /* Two levels: every worker is a rank of threads (lf__sim_platform_teams). */
+    int teams;
+    int ntlists; /* the thread speed lists of the file's lines */
+    double **tlists;
 };
 
 /* Read a platform file (format: doc/lf-sim.md) into pf.  Returns 0, or -EINVAL
@@ -97,6 +114,17 @@ void lf__sim_platform_set(struct lf__sim_platform *pf, double latency, double st
  * bandwidth times its link profile's factor (0 bytes or an unlimited
  * bandwidth: no time). */
 double lf__sim_link_time(const struct lf__sim_worker *w, double t0, double bytes, int latency);
+/* Make pf two-level: with threads > 0 every worker becomes a rank of that
+ * many threads (replacing the file's threads=); with threads == 0 only when
+ * some worker line said threads= (the others are then ranks of one thread).
+ * Each worker's speed so far is each of its threads' speed (unless its line
+ * lists thread_speeds); its speed becomes the team's sum.  Idempotent for
+ * threads == 0.  Returns 0, or -EINVAL with the accepted range in err
+ * (1 to LF__SIM_MAX_THREADS threads a rank, at most LF__SIM_MAX_TEAM
+ * threads in all). */
+int lf__sim_platform_teams(struct lf__sim_platform *pf, int threads, char *err, size_t errlen);
+#define LF__SIM_MAX_THREADS 4096
+#define LF__SIM_MAX_TEAM    4000000
 void lf__sim_platform_free(struct lf__sim_platform *pf);
 /* Parse a finite number as platform files write it: decimal or exponent
  * notation, or a fraction "a/b" (no hexadecimal, inf or nan).  0, or -1. */
@@ -126,6 +154,9 @@ struct lf__sim_workload {
     uint64_t seed;   /* iteration i's cost depends on (seed, i) only */
     int home;        /* LF__SIM_HOME_*: placement of the input (domains only) */
     unsigned passes; /* times an iteration reads its input (stencil-like > 1); 0 = 1 */
+    /* A run covers iterations [base, base + span) of the cost table (span
+     * 0: all tasks), as a rank's team runs one rank chunk (pull only). */
+    uint64_t base, span;
     /* Filled by lf__sim_workload_init: prefix sums of the costs at every
      * block boundary (block iterations per block). */
     uint64_t block;
@@ -224,6 +255,20 @@ struct lf__sim_opts {
     void (*on_chunk)(void *ctx, const struct lf__sim_chunk *c); /* optional, in time order */
     void *ctx;
     void (*on_xfer)(void *ctx, const struct lf__sim_xfer *x); /* optional, in claim order */
+    /* Two levels (pf->teams; pull, no domains): each rank chunk is a
+     * sub-loop of the rank's team under node (the node level's schedule),
+     * a thread claim costing thread_claim_ns; on_tchunk, optional, gets
+     * every thread chunk (c->worker: the thread in its team, c->lo: the
+     * loop's iteration), each rank chunk's in time order. */
+    const struct lf__sched *node;
+    double thread_claim_ns;
+    void (*on_tchunk)(void *ctx, int rank, const struct lf__sim_chunk *c);
+    /* The call site's memory (NULL: none), read when the run starts and
+     * updated when it ends, as the dispatcher keeps a loop handle's
+     * (lf__exec_start, lf__exec_mem_end): P entries each.  Not with known. */
+    struct lf__site_mem *mem;
+    /* Virtual time at which the instance begins (the policies' clock origin). */
+    double origin;
 };
 
 struct lf__sim_wres {
@@ -233,6 +278,11 @@ struct lf__sim_wres {
     double end;    /* end of its last chunk */
     uint64_t chunks, calib_chunks, iters;
     uint64_t remote_iters, staged_iters; /* domains only */
+    double left; /* when it took no more chunks (found none, or stopped); -1: never */
+    /* Two levels: its threads' compute time (and less the compute
+     * latencies) and thread chunks. */
+    double tbusy, tuseful;
+    uint64_t tchunks;
 };
 
 struct lf__sim_result {
@@ -253,12 +303,15 @@ struct lf__sim_result {
     double staged_bytes;   /* bytes copied by staging */
     double remote_bytes;   /* bytes read across domains without staging */
     double port_busy;      /* sum over domains of the time their port served transfers */
-    /* Seed 001's CPU efficiency: sum of useful / (P makespan); over the
+    /* Seed 001's CPU efficiency: sum of useful / (P makespan), on two
+     * levels the threads' useful / (all threads x makespan); over the
      * window of the options, useful time inside it / (P window). */
     double cpu_eff;
     double window_eff;
     /* Push: the time the master's send port and receive port were busy. */
     double send_busy, recv_busy;
+    /* Two levels: thread chunks (all ranks' sub-loops) and calibration ones. */
+    uint64_t tchunks, tcalib_chunks;
 };
 
 /* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;

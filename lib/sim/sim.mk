@@ -7,6 +7,7 @@ lib_sim_libsim_la_SOURCES = \
 	lib/sim/engine.h \
 	lib/sim/engine.c \
 	lib/sim/push.c \
+	lib/sim/team.c \
 	lib/sim/cost.c \
 	lib/sim/platform.c
 

@@ -356,11 +356,28 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
             st->chunks, st->pieces, st->steals, st->stolen);
 }
 
+/* Free slot s for the instance that follows (its clean-up done). */
+static void release_slot(struct lf_loop *l, struct lf__slot *s)
+{
+    uint64_t g = lf__load_relaxed(&s->state) >> 2;
+    /* Release: the slot's clean state is visible to the member that
+     * initialises its next instance, g + LF__RING (g + 1 when leased). */
+    lf__store_release(&s->state, ((g + l->ring_mask + 1) << 2) | LF__SLOT_FREE);
+}
+
 /* Record instance s and recycle its slot, after every member has left it.
  * If calibration never completed (members that never got a chunk), there
  * is nothing to finish. */
 static void slot_finish(struct lf_loop *l, struct lf__slot *s)
 {
+    if (l->leased && s->untimed) {
+        /* Nothing to record: an untimed instance learns nothing, and a
+         * leased handle's statistics are read by nobody (its members did
+         * not book them).  Clear what the members wrote (stopped words). */
+        zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
+        release_slot(l, s);
+        return;
+    }
     uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed leased instance */
     struct lf_loop_stats st = {s->n,
                                0,
@@ -410,10 +427,7 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
      * 2-thread guided loop of 4096 iterations). */
     if (l->leased)
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
-    uint64_t g = lf__load_relaxed(&s->state) >> 2;
-    /* Release: the slot's clean state is visible to the member that
-     * initialises its next instance, g + LF__RING (g + 1 when leased). */
-    lf__store_release(&s->state, ((g + l->ring_mask + 1) << 2) | LF__SLOT_FREE);
+    release_slot(l, s);
 }
 
 void lf_loop_end(lf_loop *l, int tid)
@@ -426,9 +440,10 @@ void lf_loop_end(lf_loop *l, int tid)
         return;
     if (th->chunk_n) /* left early: still account for the last chunk */
         lf__chunk_complete(l, s, tid, lf__ticks());
-    if (s->untimed) {
+    if (s->untimed && !l->leased) {
         /* Untimed path: book the counts (its times stay 0: nothing reads
-         * them, and a claim's overhead is not measured without a clock). */
+         * them, and a claim's overhead is not measured without a clock);
+         * a leased handle's statistics are read by nobody. */
         struct lf__wstat *w = &s->view.w[tid];
         lf__word_put(&w->chunks, th->fast_chunks);
         lf__word_put(&w->iters, th->fast_iters);

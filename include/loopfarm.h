@@ -276,6 +276,25 @@ LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid,
  * the lease; the last of the team's members gives the handle back. */
 LF_API void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid);
 
+/* A loop that runs without a handle: a schedule that needs nothing but a
+ * shared counter (dynamic, guided: no times, nothing learned) costs its
+ * claims and the team's meeting only.  The storage is the library's, in
+ * the member's own LF_FOR cursor. */
+struct lf_omp_light {
+    void *lf__w[32];
+};
+/* Member tid of a team of nthreads enters the site's loop over
+ * [lo, hi) by incr: 1 when it runs here (then lf_omp_light_next and
+ * lf_omp_light_end, even when its bounds differ from its team's, which is
+ * reported once per site and gives it no iteration), 0 when the loop
+ * needs a handle (the schedule times or learns, LF_TRACE or LF_BIND is
+ * set, the team is larger than one and the runtime is not libgomp,
+ * increment 0): then lf_omp_lease_get and lf_omp_enter. */
+LF_API int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid,
+                              long lo, long hi, long incr, struct lf_omp_light *lt);
+LF_API int lf_omp_light_next(struct lf_omp_light *lt, long *first, unsigned long *count);
+LF_API void lf_omp_light_end(struct lf_omp_light *lt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,6 +160,58 @@ static void test_macro_thousand_nowait_loops(void)
     }
 }
 
+/* Which loops run without a handle (lf_omp_light_begin): schedules that
+ * need only a counter, in a team of one under either runtime and in larger
+ * teams under libgomp (the gcc build; clang's build runs on libomp, whose
+ * teams lease handles); never a schedule that times or learns. */
+static void test_macro_light_path(void)
+{
+    /* A site per case: a site remembers four (spec, team size) pairs. */
+    static struct lf_site sites[16];
+    struct {
+        const char *spec;
+        int light;
+    } cases[] = {{"dynamic", 1},         {"dynamic,7", 1}, {"guided", 1},       {"guided,5", 1},
+                 {"guided,lease=on", 0}, {"auto", 0},      {"multi", 0},        {"fac2", 0},
+                 {"static", 0},          {"af", 0},        {"no-such-thing", 0}};
+#ifdef __clang__
+    const int team_light = 0; /* libomp */
+#else
+    const int team_light = 1; /* libgomp */
+#endif
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        for (int P = 1; P <= 3; P++) {
+            enum { N = 1000 };
+            static atomic_int hits[N];
+            int got[3] = {-1, -1, -1};
+#pragma omp parallel num_threads(P)
+            {
+                int tid = omp_get_thread_num(), np = omp_get_num_threads();
+                struct lf_omp_light lt;
+                int on = lf_omp_light_begin(&sites[k], cases[k].spec, np, tid, 0, N, 1, &lt);
+                got[tid] = on;
+                if (on) {
+                    long first;
+                    unsigned long count;
+                    while (lf_omp_light_next(&lt, &first, &count))
+                        for (unsigned long j = 0; j < count; j++)
+                            atomic_fetch_add(&hits[first + (long)j], 1);
+                    lf_omp_light_end(&lt);
+                }
+            }
+            int want = cases[k].light && (P == 1 || team_light);
+            for (int t = 0; t < P; t++)
+                CU_ASSERT_EQUAL(got[t], want);
+            int bad = 0;
+            for (int i = 0; i < N; i++)
+                bad += atomic_exchange(&hits[i], 0) != want;
+            if (bad || got[0] != want)
+                fprintf(stderr, "FAIL light %s P=%d: light %d (expected %d), %d iterations off\n",
+                        cases[k].spec, P, got[0], want, bad);
+            CU_ASSERT_EQUAL(bad, 0);
+        }
+}
+
 /* The default forms: LF_SCHEDULE, LF_FOR, LF_FOR_STEP, LF_PARALLEL_FOR, and
  * an orphaned LF_FOR outside any parallel region. */
 static void test_macro_default_forms(void)
@@ -206,6 +258,7 @@ int main(void)
         {"macro_nested_regions", test_macro_nested_regions},
         {"macro_thousand_nowait_loops", test_macro_thousand_nowait_loops},
         {"macro_default_forms", test_macro_default_forms},
+        {"macro_light_path", test_macro_light_path},
         {0, 0},
     };
     return lfcu_run("macro", tests);

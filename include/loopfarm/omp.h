@@ -52,15 +52,18 @@ struct lf__omp_for {
     const struct lf_data *data;
     int tid;
     int wait;
+    int light; /* run by lf_omp_light_* (no handle) */
     long first;
     unsigned long count;
     int ninputs;
     const char *in[LF_MAX_INPUTS]; /* input k at the chunk's first index */
     long step[LF_MAX_INPUTS];      /* bytes from index i's element to i + 1's */
+    struct lf_omp_light lt;
 };
 
-/* Enter the loop: receive the handle this execution of the loop leased for
- * the team (no barrier under libgomp), and join the loop. */
+/* Enter the loop: without a handle when its schedule needs only a counter
+ * (lf_omp_light_begin), else receive the handle this execution of the loop
+ * leased for the team (no barrier under libgomp), and join the loop. */
 static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo, long hi,
                                                    long incr, const char *spec, int wait,
                                                    const struct lf_data *data)
@@ -72,6 +75,21 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
 #ifdef _OPENMP
     nthreads = omp_get_num_threads();
     f.tid = omp_get_thread_num();
+#endif
+    f.site = site;
+    f.wait = wait && nthreads > 1;
+    f.first = 0;
+    f.count = 0;
+    f.data = data;
+    f.ninputs = 0;
+    /* A schedule that needs nothing but a counter runs without a handle. */
+    f.light = !data && lf_omp_light_begin(site, spec, nthreads, f.tid, lo, hi, incr, &f.lt);
+    if (f.light) {
+        f.lease = (lf_omp_lease *)0;
+        f.loop = (lf_loop *)0;
+        return f;
+    }
+#ifdef _OPENMP
     if (nthreads > 1) {
         /* Only this team's members may share the handle: they meet in a work
          * share of theirs, or (libomp) one leases and broadcasts. */
@@ -84,13 +102,8 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
 #endif
     if (!lease)
         lease = lf_omp_lease_get(site, spec, 1);
-    f.site = site;
     f.lease = lease;
     f.loop = lf_omp_enter(site, lease, f.tid, lo, hi, incr, data);
-    f.wait = wait && nthreads > 1;
-    f.first = 0;
-    f.count = 0;
-    f.data = data;
     f.ninputs = data && f.loop ? data->ninputs : 0;
     for (int k = 0; k < f.ninputs && k < LF_MAX_INPUTS; k++)
         f.step[k] = data->in[k].stride * (long)data->in[k].size;
@@ -101,15 +114,20 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
  * at the team's barrier as `omp for` would. */
 static inline int lf__omp_for_next(struct lf__omp_for *f)
 {
-    if (f->loop && lf_loop_next(f->loop, f->tid, &f->first, &f->count)) {
+    if (f->light) {
+        if (lf_omp_light_next(&f->lt, &f->first, &f->count))
+            return 1;
+        lf_omp_light_end(&f->lt);
+    } else if (f->loop && lf_loop_next(f->loop, f->tid, &f->first, &f->count)) {
         for (int k = 0; k < f->ninputs && k < LF_MAX_INPUTS; k++) {
             f->in[k] = (const char *)lf_loop_input(f->loop, f->tid, k);
             if (!f->in[k] && f->data->in[k].base) /* description refused: in place */
                 f->in[k] = (const char *)f->data->in[k].base + f->first * f->step[k];
         }
         return 1;
+    } else {
+        lf_omp_exit(f->site, f->lease, f->loop, f->tid);
     }
-    lf_omp_exit(f->site, f->lease, f->loop, f->tid);
 #ifdef _OPENMP
     if (f->wait) {
 #pragma omp barrier

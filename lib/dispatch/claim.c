@@ -39,20 +39,10 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
     return c ? c : 1;
 }
 
-/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add; a team
- * of one needs no read-modify-write. */
+/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add. */
 static inline uint64_t claim_fetch_add(struct lf__slot *s, uint64_t *lo)
 {
-    uint64_t c = s->fa_chunk, at;
-    if (s->solo) {
-        at = lf__load_relaxed(&s->next);
-        lf__store_relaxed(&s->next, at < s->n ? at + c : at);
-    } else {
-        /* Relaxed: the range is the only thing the counter hands out. */
-        at = lf__fetch_add_relaxed(&s->next, c);
-    }
-    *lo = at;
-    return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
+    return lf__counter_take(&s->next, s->n, s->fa_chunk, s->solo, lo);
 }
 
 static uint64_t claim_fa(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,
@@ -61,22 +51,27 @@ static uint64_t claim_fa(struct lf_loop *l, struct lf__slot *s, int tid, uint64_
     return claim_fetch_add(s, lo);
 }
 
+/* What claim_cas sizes a claim with. */
+struct cas_ctx {
+    struct lf_loop *l;
+    struct lf__slot *s;
+    int tid;
+    uint64_t want;
+    double now;
+};
+
+static uint64_t cas_size(void *ctx, uint64_t r)
+{
+    struct cas_ctx *c = ctx;
+    return size_claim(c->l, c->s, c->tid, c->want, c->now, r);
+}
+
 /* LF__CLAIM_CAS: sized from the remainder, claimed with a CAS loop. */
 static uint64_t claim_cas(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,
                           uint64_t *lo)
 {
-    uint64_t cur = lf__load_relaxed(&s->next);
-    while (cur < s->n) {
-        uint64_t c = size_claim(l, s, tid, want, now, s->n - cur);
-        if (!c)
-            return 0;
-        /* Relaxed: the range is the only thing the counter hands out. */
-        if (lf__cas_weak_relaxed(&s->next, &cur, cur + c)) {
-            *lo = cur;
-            return c;
-        }
-    }
-    return 0;
+    struct cas_ctx ctx = {l, s, tid, want, now};
+    return lf__counter_cas(&s->next, s->n, cas_size, &ctx, lo);
 }
 
 /* LF__CLAIM_STATIC: the policy's partition, no shared counter. */

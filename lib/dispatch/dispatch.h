@@ -226,11 +226,114 @@ static inline void lf__backoff(unsigned *spins)
         sched_yield();
 }
 
-/* The loop index of logical iteration k of slot s (wrapping arithmetic: the
- * result is in range by construction). */
+/* The loop index of logical iteration k of a loop from lo by incr
+ * (wrapping arithmetic: the result is in range by construction). */
+static inline long lf__index_at(long lo, long incr, uint64_t k)
+{
+    return (long)((unsigned long)lo + (unsigned long)k * (unsigned long)incr);
+}
+
+/* The loop index of logical iteration k of slot s. */
 static inline long lf__index_of(const struct lf__slot *s, uint64_t k)
 {
-    return (long)((unsigned long)s->lo + (unsigned long)k * (unsigned long)s->incr);
+    return lf__index_at(s->lo, s->incr, k);
+}
+
+/* ---- The two claims on a counter of n iterations (a slot's, claim.c; a
+ * handle-free instance's, light.c): each sets *lo and returns the size
+ * of [*lo, *lo + size), 0 when nothing is left. ---- */
+
+/* A fixed size c with one fetch-and-add; a counter nobody else writes
+ * (solo) needs no read-modify-write. */
+static inline uint64_t lf__counter_take(lf__au64 *next, uint64_t n, uint64_t c, int solo,
+                                        uint64_t *lo)
+{
+    uint64_t at;
+    if (solo) {
+        at = lf__load_relaxed(next);
+        lf__store_relaxed(next, at < n ? at + c : at);
+    } else {
+        /* Relaxed: the range is the only thing the counter hands out. */
+        at = lf__fetch_add_relaxed(next, c);
+    }
+    *lo = at;
+    return at < n ? (n - at < c ? n - at : c) : 0;
+}
+
+/* A size from what is left, with a CAS loop: size(ctx, r) for the r >= 1
+ * unclaimed iterations, 0 when the member takes none. */
+static inline uint64_t lf__counter_cas(lf__au64 *next, uint64_t n,
+                                       uint64_t (*size)(void *ctx, uint64_t r), void *ctx,
+                                       uint64_t *lo)
+{
+    uint64_t cur = lf__load_relaxed(next);
+    while (cur < n) {
+        uint64_t c = size(ctx, n - cur);
+        if (!c)
+            return 0;
+        /* Relaxed: the range is the only thing the counter hands out. */
+        if (lf__cas_weak_relaxed(next, &cur, cur + c)) {
+            *lo = cur;
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* ---- Instances without a handle (light.c) ----
+ *
+ * An instance of a schedule that needs nothing but a counter
+ * (lf__exec_light) runs without a handle: each member keeps the view, the
+ * protocol's handle and the bounds in its own cursor (the same for every
+ * member), and the team shares only the counter, which lives where the
+ * team met (a libgomp work share's memory, lib/omp) or, for a team of one,
+ * in the cursor.  Nothing is timed, learned or recorded. */
+struct lf__light {
+    struct lf__view v;
+    struct lf__exec x; /* x.view is set on each use: the cursor may be copied */
+    lf__au64 *next;    /* the team's counter; NULL: own (a team of one) */
+    lf__au64 own;
+    uint64_t n, fa; /* trip count; the fixed size of a fetch-and-add claim, 0: CAS */
+    long lo, incr;
+    int tid;
+    int met;  /* lib/omp: the member holds the work share the team met in */
+    int none; /* lib/omp: the member's bounds differ from its team's: it runs nothing */
+};
+
+/* Whether the loops of schedule s on a team of P may run without a
+ * handle: lf__exec_light, and nothing the dispatcher does per handle is
+ * asked for (LF_TRACE, LF_BIND). */
+int lf__light_ok(const struct lf__sched *s, int P);
+
+/* Member tid of a team of P starts an instance of s over n iterations
+ * from lo by incr; cap: OpenMP's guided bound; next: the team's zeroed
+ * counter, NULL for a team of one. */
+void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int tid, int cap,
+                     long lo, long incr, uint64_t n, lf__au64 *next);
+
+static inline uint64_t lf__light_size(void *ctx, uint64_t r)
+{
+    struct lf__light *lt = ctx;
+    return lf__exec_claim_size(&lt->x, lt->tid, r, 0.0);
+}
+
+/* The member's next chunk, as lf_loop_next; 0 when the loop is done
+ * (inline: lib/omp's lf_omp_light_next is the whole per-chunk path). */
+static inline int lf__light_next(struct lf__light *lt, long *first, unsigned long *count)
+{
+    uint64_t lo, c;
+    lf__au64 *next = lt->next ? lt->next : &lt->own;
+    if (lt->fa) {
+        c = lf__counter_take(next, lt->n, lt->fa, lt->next == NULL, &lo);
+    } else {
+        lt->x.view = &lt->v;
+        c = lf__counter_cas(next, lt->n, lf__light_size, lt, &lo);
+    }
+    if (!c)
+        return 0;
+    *first = lf__index_at(lt->lo, lt->incr, lo);
+    *count = c;
+    return 1;
 }
 
 /* The address of the data of loop index i of input in. */

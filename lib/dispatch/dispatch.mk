@@ -5,6 +5,7 @@ LF_CORE_SOURCES += \
 	lib/dispatch/dispatch.h \
 	lib/dispatch/loop.c \
 	lib/dispatch/claim.c \
+	lib/dispatch/light.c \
 	lib/dispatch/lease.c \
 	lib/dispatch/measure.c \
 	lib/dispatch/locality.c \

@@ -77,6 +77,14 @@ int lf__exec_needs_times(const struct lf__sched *s)
     return s->pol->feedback || (s->pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
 }
 
+int lf__exec_light(const struct lf__sched *s)
+{
+    const struct lf__policy *pol = s->pol;
+    unsigned heavy = LF__P_STATIC | LF__P_LEASE | LF__P_PROFILE;
+    return !lf__exec_needs_times(s) && !lf__exec_calibrates(s) && !lf__exec_mem_wanted(s) &&
+           !(pol->flags & heavy) && !pol->start && s->lease <= 0;
+}
+
 int lf__exec_solo(const struct lf__sched *s, int P)
 {
     return P == 1 && (s->pol->flags & LF__P_PROFILE);

@@ -184,6 +184,14 @@ uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int ow
  * add their own reasons (a trace, locality bookkeeping). */
 int lf__exec_needs_times(const struct lf__sched *s);
 
+/* Whether an instance of schedule s needs nothing but a shared counter:
+ * its policy sizes every chunk from the remainder, the team size and its
+ * parameters alone (no times, calibration, memory, stop, static partition,
+ * profile or lease, no start hook, so its state is the parsed template and
+ * never changes), and no lease= asks for leases.  An executor may run such
+ * an instance without a handle (lib/dispatch/light.c). */
+int lf__exec_light(const struct lf__sched *s);
+
 /* Whether a team of P = 1 runs schedule s as one untimed chunk: a policy
  * that learns a cost profile (auto) has nobody to balance a lone worker
  * against, so it calibrates nothing, hands out all that is left, and its

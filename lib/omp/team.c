@@ -53,6 +53,9 @@
 
 /* Hot entries per site (one cache line of pointers). */
 #define SITE_HOT 4
+/* (spec, team size) pairs a site remembers whether they run without a
+ * handle; others lease one. */
+#define SITE_LIGHT 4
 
 /* One leasable handle.  Read by every member at entry: the first line;
  * written by every member at exit: left, on a line of its own. */
@@ -81,6 +84,8 @@ struct site_priv {
      * counted as leased by its pool (so the pool is never recycled under
      * it); NULL entries are free. */
     lf__aptr hot[SITE_HOT] LF__ALIGNED;
+    /* struct light_entry pointers, each published once (NULL: free). */
+    lf__aptr light[SITE_LIGHT] LF__ALIGNED;
     pthread_mutex_t lock LF__ALIGNED;
     struct pool *pools;
     int npools;
@@ -436,6 +441,141 @@ lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthr
     lf_omp_lease *l = lf_omp_meet(mem, site, spec, nthreads);
     gomp_loop_end_nowait();
     return l;
+}
+
+/* Whether the loops of (spec, team size) at a site run without a handle
+ * (lib/dispatch/light.c), decided once.  Never freed: a site lives as
+ * long as the program. */
+struct light_entry {
+    char *spec; /* NULL: LF_SCHEDULE */
+    int nthreads;
+    int light;
+    const lf_schedule *sched; /* when light */
+};
+
+static bool light_fits(const struct light_entry *e, const char *spec, int nthreads)
+{
+    return e->nthreads == nthreads && (e->spec == NULL) == (spec == NULL) &&
+           (!spec || strcmp(e->spec, spec) == 0);
+}
+
+/* The entry of (spec, nthreads), made when missing; NULL when the site's
+ * entries are all taken by other pairs. */
+static const struct light_entry *light_find(struct lf_site *site, struct site_priv *sp,
+                                            const char *spec, int nthreads)
+{
+    int i;
+    for (i = 0; i < SITE_LIGHT; i++) {
+        /* Acquire: a published entry is complete. */
+        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
+        if (!e)
+            break;
+        if (light_fits(e, spec, nthreads))
+            return e;
+    }
+    if (i == SITE_LIGHT)
+        return NULL;
+    pthread_mutex_lock(&sp->lock);
+    const struct light_entry *found = NULL;
+    for (i = 0; i < SITE_LIGHT && !found; i++) {
+        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
+        if (!e)
+            break;
+        if (light_fits(e, spec, nthreads))
+            found = e;
+    }
+    if (!found && i < SITE_LIGHT) {
+        struct light_entry *e = calloc(1, sizeof *e);
+        if (!e || (spec && !(e->spec = strdup(spec))))
+            out_of_memory(site);
+        e->nthreads = nthreads;
+        lf_schedule *parsed = NULL;
+        char err[256];
+        const lf_schedule *sched = spec ? NULL : lf_schedule_default();
+        /* A spec that does not parse leases a handle, whose pool reports it. */
+        if (spec && lf_schedule_parse(spec, &parsed, err, sizeof err) == 0)
+            sched = parsed;
+        pthread_once(&gomp_once, find_gomp);
+        e->light = sched && lf__light_ok(&sched->s, nthreads) && (nthreads == 1 || gomp_loop_start);
+        e->sched = e->light ? sched : NULL;
+        if (!e->light)
+            lf_schedule_free(parsed);
+        void *expect = NULL; /* free: entries are only added under the lock */
+        /* acq_rel: the entry is complete before it can be found. */
+        lf__casp_acq_rel(&sp->light[i], &expect, e);
+        found = e;
+    }
+    pthread_mutex_unlock(&sp->lock);
+    return found;
+}
+
+/* A digest of a loop's bounds, never 0: members whose bounds differ from
+ * the first one's see another digest (a collision is a 2^-64 chance). */
+static uint64_t bounds_key(uint64_t n, long lo, long incr)
+{
+    uint64_t h = n * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ (h >> 31) ^ (uint64_t)lo) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 29) ^ (uint64_t)incr) * 0x94d049bb133111ebULL;
+    return (h ^ (h >> 32)) | 1;
+}
+
+/* What a team that runs a loop without a handle shares: the zeroed memory
+ * of the work share it met in. */
+struct light_shared {
+    lf__au64 next; /* the claim counter */
+    lf__au64 key;  /* bounds_key of the first member's bounds */
+};
+
+int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid, long lo,
+                       long hi, long incr, struct lf_omp_light *storage)
+{
+    if (incr == 0 || nthreads < 1 || tid < 0 || tid >= nthreads)
+        return 0; /* lf_omp_enter reports what it cannot run */
+    const struct light_entry *e = light_find(site, site_priv(site), spec, nthreads);
+    if (!e || !e->light)
+        return 0;
+    struct lf__light *lt = (struct lf__light *)storage;
+    uint64_t n = lf_trip_count(lo, hi, incr, NULL);
+    lf__au64 *next = NULL;
+    lt->met = 0;
+    lt->none = 0;
+    if (nthreads > 1) {
+        /* An empty static work share of the team's, held open until the
+         * member leaves the loop: its zeroed memory is the team's alone. */
+        void *mem = (void *)(uintptr_t)sizeof(struct light_shared);
+        long s, end;
+        gomp_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &end, NULL, &mem);
+        lt->met = 1;
+        struct light_shared *sh = mem;
+        uint64_t mine = bounds_key(n, lo, incr), seen = lf__load_relaxed(&sh->key);
+        if (seen == 0 && lf__cas_acq_rel(&sh->key, &seen, mine))
+            seen = mine;
+        if (seen != mine) {
+            report_once(site, REPORT_BOUNDS,
+                        "thread %d entered with bounds (%ld, %ld, step %ld) that differ from its "
+                        "team's: every member must give the same bounds; this thread runs none of "
+                        "the loop's iterations",
+                        tid, lo, hi, incr);
+            lt->none = 1;
+            return 1;
+        }
+        next = &sh->next;
+    }
+    lf__light_start(lt, &e->sched->s, nthreads, tid, (site->flags & LF_SITE_GUIDED_CAP) != 0, lo,
+                    incr, n, next);
+    return 1;
+}
+
+int lf_omp_light_next(struct lf_omp_light *storage, long *first, unsigned long *count)
+{
+    struct lf__light *lt = (struct lf__light *)storage;
+    return !lt->none && lf__light_next(lt, first, count);
+}
+
+void lf_omp_light_end(struct lf_omp_light *storage)
+{
+    if (((struct lf__light *)storage)->met)
+        gomp_loop_end_nowait();
 }
 
 /* What is wrong with a data description that lf_loop_begin_data refused. */

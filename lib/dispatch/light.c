@@ -1,0 +1,43 @@
+/* lib/dispatch/light.c - loop instances that run without a handle.
+ *
+ * A schedule whose chunks follow from the remainder, the team size and its
+ * parameters alone (lf__exec_light: dynamic, guided, trad, deal) reads no
+ * time, calibrates nothing and learns nothing, so an instance of it is a
+ * counter and its bounds.  Each member keeps the view and the protocol's
+ * handle in its own cursor (they are the same for every member: the trip
+ * count, the team size, the parsed schedule, whose state such a policy
+ * never changes) and sizes its claims through lib/exec as a slot's member
+ * does; only the counter is shared, in memory the team met in (lib/omp).
+ * Such a loop pays its claims and the meeting: no lease of a handle, no
+ * slot to initialise and finish, no statistics.
+ */
+#include "config.h"
+
+#include "dispatch/dispatch.h"
+#include "platform/platform.h"
+
+_Static_assert(sizeof(struct lf__light) <= sizeof(struct lf_omp_light),
+               "struct lf_omp_light (include/loopfarm.h) must hold a struct lf__light");
+_Static_assert(_Alignof(struct lf__light) <= _Alignof(struct lf_omp_light),
+               "struct lf_omp_light (include/loopfarm.h) must be aligned as a struct lf__light");
+
+int lf__light_ok(const struct lf__sched *s, int P)
+{
+    return P >= 1 && lf__exec_light(s) && !lf__trace_enabled() && lf__bind_mode() == LF__BIND_NONE;
+}
+
+void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int tid, int cap,
+                     long lo, long incr, uint64_t n, lf__au64 *next)
+{
+    lt->v = (struct lf__view){.n = n, .nworkers = P};
+    /* The policy only reads its state (no start hook): the parsed template. */
+    lt->x = (struct lf__exec){.sched = s, .pstate = (void *)s->state, .view = &lt->v, .cap = cap};
+    lt->next = next;
+    atomic_init(&lt->own, 0);
+    lt->n = n;
+    lt->lo = lo;
+    lt->incr = incr;
+    lt->tid = tid;
+    uint64_t fa;
+    lt->fa = lf__exec_claim_kind(&lt->x, 0, 0, &fa) == LF__CLAIM_FETCH_ADD ? fa : 0;
+}

@@ -144,6 +144,13 @@ struct lf_mpi_stats {
     double stage_ns_per_iter;   /* 1 / B, per iteration (weighted likewise) */
     int from_memory;            /* the loop started from what the handle's loops learned
                                    (memory=on), without calibrating */
+    /* Of a loop with data (lf_mpi_loop_begin_data), the rank chunks this
+     * rank claimed: within its own block (read in place), or with
+     * iterations other ranks own (fetched); and whether the loop ran
+     * owner-first (see lf_mpi_data_create). */
+    unsigned long local_chunks;
+    unsigned long remote_chunks;
+    int owner_first;
 };
 LF_API int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out);
 

@@ -20,8 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics.h"
 #include "loopfarm/mpi.h"
 #include "mpi/mpi.h"
+
+/* The ids of this process's data (lf_mpi_data.id). */
+static lf__au64 data_ids;
 
 /* Bytes per MPI call: counts are int. */
 #define PIECE ((size_t)1 << 30)
@@ -124,8 +128,10 @@ int lf_mpi_data_create(lf_mpi_data **out, lf_mpi_loop *ml, const unsigned long *
         return -ENOMEM;
     }
     memcpy(hm, home, ((size_t)P + 1) * sizeof *hm);
-    *d = (struct lf_mpi_data){comm,      P,       me,       hm,           in_local,
-                              out_local, in_elem, out_elem, MPI_WIN_NULL, MPI_WIN_NULL};
+    /* Relaxed: a number, unique in the process; nothing is published by it. */
+    uint64_t id = lf__fetch_add_relaxed(&data_ids, 1) + 1;
+    *d = (struct lf_mpi_data){comm,    P,        me,           hm,           in_local, out_local,
+                              in_elem, out_elem, MPI_WIN_NULL, MPI_WIN_NULL, id};
     unsigned long blk = home[me + 1] - home[me];
     int rc = expose(comm, in_local, blk * in_elem, in_elem, &d->win_in);
     rc = rc ? rc : expose(comm, out_local, blk * out_elem, out_elem, &d->win_out);

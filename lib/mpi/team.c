@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "loopfarm/mpi.h"
 #include "mpi/mpi.h"
@@ -388,8 +389,10 @@ static int enter(lf_mpi_loop *ml, int tid, uint64_t n, long lo, long incr, lf_mp
             ml->t_entry = MPI_Wtime();
             for (int i = 0; i < LF__MPI_RING; i++)
                 ml->ring[i].seq = UINT64_MAX;
-            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, stream,
-                                                   fingerprint(n, lo, incr) ^ (uint64_t)stream);
+            /* Ranks that disagree on whether the loop has data would claim
+             * from different counters: the fingerprint tells them apart. */
+            uint64_t fp = fingerprint(n, lo, incr) ^ (uint64_t)stream ^ (d ? 2 : 0);
+            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, stream, fp, d);
             ml->over = rc != 0; /* the rank left at once: no chunks */
             break;
         }
@@ -431,6 +434,21 @@ static void leave_chunk(lf_mpi_loop *ml, uint64_t k)
 static int free_entry(const lf_mpi_loop *ml, const struct entry *e)
 {
     return e->seq == UINT64_MAX || e->left == ml->T;
+}
+
+/* Wait before asking for a rank chunk again: for an owner that needs
+ * about wait_ns to end its block, a quarter of that (at most 1 ms, so that
+ * an owner that leaves early is noticed soon), letting the core go to the
+ * owner where they share it; otherwise a backoff. */
+static void wait_again(double wait_ns, unsigned *spins)
+{
+    if (wait_ns <= 0.0) {
+        backoff(spins);
+        return;
+    }
+    double ns = wait_ns / 4 < 1e6 ? wait_ns / 4 : 1e6;
+    struct timespec ts = {0, ns > 1000 ? (long)ns : 1000};
+    nanosleep(&ts, NULL);
 }
 
 /* Claim the rank's next chunk, number k, into the free entry e and stage
@@ -508,9 +526,11 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
         if (k == ml->nseq && !skip && free_entry(ml, e)) {
             int got = take(ml, e, k, 0);
             if (got == LF__MPI_WAIT) {
-                /* A stream with nothing yet: let its producer in. */
+                /* A stream with nothing yet (let its producer in), or what
+                 * is left is best left to its owner. */
+                double ns = ml->rank.wait_ns;
                 pthread_mutex_unlock(&ml->lock);
-                backoff(&spins);
+                wait_again(ns, &spins);
                 continue;
             }
             if (got)
@@ -630,6 +650,9 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
             .beta_ns = lf__word_getd(&w->stage_lat_ns),
             .stage_ns_per_iter = lf__word_getd(&w->stage_ns_per_iter),
             .from_memory = r->from_memory,
+            .local_chunks = r->local_chunks,
+            .remote_chunks = r->remote_chunks,
+            .owner_first = r->loc,
         };
     }
     pthread_mutex_unlock(&ml->lock);

@@ -8,6 +8,11 @@
  *   test_mpi late THREADS [master]    a late rank, an early leaver
  *   test_mpi stage THREADS [master]   inputs owned by ranks read exactly,
  *                                     results returned to their owners
+ *   test_mpi owner THREADS            the same with one slowed rank, with and
+ *                                     without owner-first: own block first,
+ *                                     the slowed rank's block stolen, the
+ *                                     chunk counters add up; an owner that
+ *                                     leaves at once
  *   test_mpi stream THREADS           rank 0 appends items while the loop
  *                                     runs: each handed out once
  *   test_mpi env SPEC                 a handle made without a rank schedule
@@ -319,6 +324,133 @@ static int stage(int T, enum lf_mpi_mode mode)
     return 0;
 }
 
+/* Spin for about ns nanoseconds of wall time (a slowed rank's iteration
+ * costs the same however the ranks share the cores). */
+static void spin_ns(long ns)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
+}
+
+/* A loop over data split evenly over the ranks, rank slow's iterations 30
+ * times the others' (slow < 0: none), rank leaver's threads leaving at
+ * once (-1: none): every iteration once with its owner's input, every
+ * result delivered, this rank's fetched iterations exactly those outside
+ * its block, its local and remote chunks adding up to its chunks; under
+ * owner-first each thread sees its own block's iterations before any
+ * other's, and, with a slowed rank, the others steal from it. */
+static void owner_loop(lf_mpi_loop *ml, const char *rs, int T, unsigned long n, int slow,
+                       int leaver)
+{
+    unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
+    for (int j = 0; j <= nranks; j++)
+        home[j] = (unsigned long)((double)n * j / nranks);
+    unsigned long mine = home[rank + 1] - home[rank];
+    uint64_t *in = malloc((mine ? mine : 1) * sizeof *in);
+    uint64_t *out = calloc(mine ? mine : 1, sizeof *out);
+    for (unsigned long k = 0; k < mine; k++)
+        in[k] = value_of(home[rank] + k);
+    lf_mpi_data *d;
+    char err[512];
+    int rc = lf_mpi_data_create(&d, ml, home, in, sizeof *in, out, sizeof *out, err, sizeof err);
+    CHECK(rc == 0, "data: %s", err);
+    if (rc)
+        return;
+    memset(counts, 0, n);
+    int bad = 0, order = 0;
+    unsigned long outside = 0;
+    long ns = rank == slow ? 60000 : 2000;
+    MPI_Barrier(MPI_COMM_WORLD);
+#pragma omp parallel num_threads(T) reduction(+ : bad, order, outside)
+    {
+        int tid = omp_get_thread_num(), seen_other = 0;
+        long first;
+        unsigned long c;
+        if (lf_mpi_loop_begin_data(ml, tid, 0, (long)n, 1, d) != 0)
+            bad++;
+        while (rank != leaver && lf_mpi_loop_next(ml, tid, &first, &c)) {
+            const uint64_t *src = lf_mpi_loop_input(ml, tid);
+            uint64_t *dst = lf_mpi_loop_output(ml, tid);
+            if (!src || !dst) {
+                bad++;
+                continue;
+            }
+            for (unsigned long j = 0; j < c; j++) {
+                unsigned long k = (unsigned long)first + j;
+                int own = k >= home[rank] && k < home[rank + 1];
+                order += own && seen_other;
+                seen_other |= !own;
+                outside += !own;
+                if (k >= n || src[j] != value_of(k))
+                    bad++;
+                else
+                    __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
+                dst[j] = result_of(k);
+                spin_ns(ns);
+            }
+        }
+        lf_mpi_loop_end(ml, tid);
+    }
+    CHECK(bad == 0, "%s T=%d: %d inputs not as their owner holds them", rs, T, bad);
+    lf_mpi_data_sync(d);
+    MPI_Allreduce(counts, sum, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0, lost = 0;
+    for (unsigned long k = 0; k < n; k++)
+        wrong += sum[k] != 1;
+    for (unsigned long k = 0; k < mine; k++)
+        lost += out[k] != result_of(home[rank] + k);
+    CHECK(wrong == 0 && lost == 0,
+          "%s T=%d slow %d leaver %d: %lu iterations not run once, %lu of this rank's %lu results "
+          "missing",
+          rs, T, slow, leaver, wrong, lost, mine);
+    struct lf_mpi_stats st;
+    lf_mpi_loop_last_stats(ml, &st);
+    int expect = nranks > 1 && !strstr(rs, "numa=off");
+    CHECK(st.owner_first == expect, "%s on %d ranks: owner_first %d, expected %d", rs, nranks,
+          st.owner_first, expect);
+    CHECK(st.staged_iters == outside, "%s: %lu iterations fetched, %lu run outside its block", rs,
+          st.staged_iters, outside);
+    CHECK(st.local_chunks + st.remote_chunks == st.rank_chunks,
+          "%s: %lu local + %lu remote chunks of %lu", rs, st.local_chunks, st.remote_chunks,
+          st.rank_chunks);
+    if (st.owner_first) {
+        CHECK(order == 0, "%s T=%d: %d of its own iterations after another rank's", rs, T, order);
+        unsigned long rem = st.remote_chunks, all_rem = 0, iters = st.rank_iters;
+        MPI_Allreduce(&rem, &all_rem, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Bcast(&iters, 1, MPI_UNSIGNED_LONG, slow >= 0 ? slow : 0, MPI_COMM_WORLD);
+        if (slow >= 0) {
+            CHECK(all_rem > 0 && iters < n / (unsigned long)nranks,
+                  "%s T=%d: nobody stole from the slowed rank (%lu remote chunks; it ran %lu of "
+                  "its %lu)",
+                  rs, T, all_rem, iters, n / (unsigned long)nranks);
+        }
+    }
+    lf_mpi_data_destroy(d);
+    free(in);
+    free(out);
+    free(home);
+}
+
+static int owner(int T)
+{
+    const char *specs[] = {"fac2", "af", "fac2,numa=off", "af,numa=off"};
+    int slow = nranks > 1 ? nranks - 1 : -1;
+    for (int s = 0; s < 4; s++) {
+        lf_mpi_loop *ml = make(specs[s], "dynamic,3", T, LF_MPI_ONE_SIDED);
+        if (!ml)
+            continue;
+        /* Several loops over the same data: the staging fit grows. */
+        for (int i = 0; i < 3; i++)
+            owner_loop(ml, specs[s], T, 4000, slow, -1);
+        owner_loop(ml, specs[s], T, 4000, -1, nranks > 1 ? 0 : -1);
+        lf_mpi_loop_destroy(ml);
+    }
+    return 0;
+}
+
 /* A stream: rank 0's producer thread (outside its team) appends batches
  * with pauses, then closes; every rank's team takes items as they come. */
 static void stream_loop(const char *rs, int T)
@@ -509,6 +641,8 @@ int main(int argc, char **argv)
         late(T, m);
     else if (strcmp(mode, "stage") == 0 && T >= 1)
         stage(T, m);
+    else if (strcmp(mode, "owner") == 0 && T >= 1)
+        owner(T);
     else if (strcmp(mode, "stream") == 0 && T >= 1)
         stream(T);
     else if (strcmp(mode, "badargs") == 0)
@@ -526,9 +660,9 @@ int main(int argc, char **argv)
         T = 1;
     } else {
         if (rank == 0)
-            fprintf(
-                stderr,
-                "usage: test_mpi cover|late|stage|stream THREADS [master] | test_mpi badargs\n");
+            fprintf(stderr,
+                    "usage: test_mpi cover|late|stage|owner|stream THREADS [master] | test_mpi "
+                    "badargs\n");
         MPI_Finalize();
         return 2;
     }

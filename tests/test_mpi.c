@@ -233,41 +233,93 @@ static uint64_t result_of(uint64_t k)
     return value_of(k) * 3 + 1;
 }
 
-/* A loop over data owned unevenly by the ranks (rank j owns about
- * (2j + 1) / P^2 of it, rank 0 the least): every input read as its owner
- * holds it, every result in its owner's block after lf_mpi_data_sync. */
-static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned long n, long incr)
-{
-    lf_mpi_loop *ml = make(rs, "dynamic,3", T, mode);
-    if (!ml)
-        return;
-    unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
-    for (int j = 0; j <= nranks; j++)
-        home[j] = (unsigned long)((double)n * j * j / ((double)nranks * nranks));
-    home[nranks] = n;
-    unsigned long mine = home[rank + 1] - home[rank];
-    uint64_t *in = malloc((mine ? mine : 1) * sizeof *in);
-    uint64_t *out = calloc(mine ? mine : 1, sizeof *out);
-    for (unsigned long k = 0; k < mine; k++)
-        in[k] = value_of(home[rank] + k);
+/* n iterations' inputs and results owned by the ranks: rank j owns
+ * [home[j], home[j + 1]), evenly split or, with uneven, about (2j + 1) /
+ * P^2 of them (rank 0 the least). */
+struct owned {
+    unsigned long n, *home, mine;
+    uint64_t *in, *out;
     lf_mpi_data *d;
+};
+
+static int owned_make(struct owned *o, lf_mpi_loop *ml, unsigned long n, int uneven)
+{
+    o->n = n;
+    o->home = calloc((size_t)nranks + 1, sizeof *o->home);
+    for (int j = 0; j <= nranks; j++)
+        o->home[j] = uneven ? (unsigned long)((double)n * j * j / ((double)nranks * nranks))
+                            : (unsigned long)((double)n * j / nranks);
+    o->home[nranks] = n;
+    o->mine = o->home[rank + 1] - o->home[rank];
+    o->in = malloc((o->mine ? o->mine : 1) * sizeof *o->in);
+    o->out = calloc(o->mine ? o->mine : 1, sizeof *o->out);
+    for (unsigned long k = 0; k < o->mine; k++)
+        o->in[k] = value_of(o->home[rank] + k);
     char err[512];
-    int rc = lf_mpi_data_create(&d, ml, home, in, sizeof *in, out, sizeof *out, err, sizeof err);
+    int rc = lf_mpi_data_create(&o->d, ml, o->home, o->in, sizeof *o->in, o->out, sizeof *o->out,
+                                err, sizeof err);
     CHECK(rc == 0, "data: %s", err);
-    if (rc)
-        return;
-    long lo, hi;
-    bounds(n, incr, incr > 0 ? 0 : 1, &lo, &hi);
     memset(counts, 0, n);
-    int bad = 0;
-#pragma omp parallel num_threads(T) reduction(+ : bad)
+    return rc;
+}
+
+/* After the loop: every iteration counted once over all ranks, every
+ * result in its owner's block after lf_mpi_data_sync; then freed. */
+static void owned_check(struct owned *o, const char *what, int T)
+{
+    lf_mpi_data_sync(o->d);
+    MPI_Allreduce(counts, sum, (int)o->n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0, lost = 0;
+    for (unsigned long k = 0; k < o->n; k++)
+        wrong += sum[k] != 1;
+    for (unsigned long k = 0; k < o->mine; k++)
+        lost += o->out[k] != result_of(o->home[rank] + k);
+    CHECK(wrong == 0 && lost == 0,
+          "%s T=%d n=%lu: %lu iterations not run once, %lu of this rank's %lu results missing",
+          what, T, o->n, wrong, lost, o->mine);
+}
+
+static void owned_free(struct owned *o)
+{
+    lf_mpi_data_destroy(o->d);
+    free(o->in);
+    free(o->out);
+    free(o->home);
+}
+
+/* Spin for about ns nanoseconds of wall time (a slowed rank's iteration
+ * costs the same however the ranks share the cores). */
+static void spin_ns(long ns)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    while (ns > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        if ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) >= ns)
+            break;
+    }
+}
+
+/* Run o's loop over lo, lo + incr, ... (before hi) with T threads, each iteration
+ * spinning ns (with leave, this rank's threads enter and leave at once):
+ * counts each iteration, checks its input and writes its result.  Returns
+ * the inputs that were not their owner's; *order: this rank's own
+ * iterations that a thread saw after another rank's, *outside: the
+ * iterations it ran of other ranks' blocks. */
+static int owned_run(lf_mpi_loop *ml, struct owned *o, int T, long lo, long hi, long incr, long ns,
+                     int leave, int *order, unsigned long *outside)
+{
+    int bad = 0, late_own = 0;
+    unsigned long others = 0, step = (unsigned long)(incr > 0 ? incr : -incr);
+    const unsigned long *home = o->home;
+#pragma omp parallel num_threads(T) reduction(+ : bad, late_own, others)
     {
-        int tid = omp_get_thread_num();
+        int tid = omp_get_thread_num(), seen_other = 0;
         long first;
         unsigned long c;
-        if (lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, d) != 0)
+        if (lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, o->d) != 0)
             bad++;
-        while (lf_mpi_loop_next(ml, tid, &first, &c)) {
+        while (!leave && lf_mpi_loop_next(ml, tid, &first, &c)) {
             const uint64_t *src = lf_mpi_loop_input(ml, tid);
             uint64_t *dst = lf_mpi_loop_output(ml, tid);
             if (!src || !dst) {
@@ -278,39 +330,54 @@ static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned l
                 long i = (long)((unsigned long)first + j * (unsigned long)incr);
                 unsigned long k = (incr > 0 ? (unsigned long)i - (unsigned long)lo
                                             : (unsigned long)lo - (unsigned long)i) /
-                                  (unsigned long)(incr > 0 ? incr : -incr);
-                if (k >= n || src[j] != value_of(k))
+                                  step;
+                int own = k >= home[rank] && k < home[rank + 1];
+                late_own += own && seen_other;
+                seen_other |= !own;
+                others += !own;
+                if (k >= o->n || src[j] != value_of(k))
                     bad++;
                 else
                     __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
                 dst[j] = result_of(k);
+                spin_ns(ns);
             }
         }
         lf_mpi_loop_end(ml, tid);
     }
+    *order = late_own;
+    *outside = others;
+    return bad;
+}
+
+/* A loop over data owned unevenly by the ranks: every input read as its
+ * owner holds it, every result in its owner's block. */
+static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned long n, long incr)
+{
+    lf_mpi_loop *ml = make(rs, "dynamic,3", T, mode);
+    if (!ml)
+        return;
+    struct owned o;
+    if (owned_make(&o, ml, n, 1) != 0)
+        return;
+    long lo, hi;
+    bounds(n, incr, incr > 0 ? 0 : 1, &lo, &hi);
+    int order;
+    unsigned long outside;
+    int bad = owned_run(ml, &o, T, lo, hi, incr, 0, 0, &order, &outside);
     CHECK(bad == 0, "%s T=%d n=%lu: %d inputs not as their owner holds them", rs, T, n, bad);
-    lf_mpi_data_sync(d);
-    MPI_Allreduce(counts, sum, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
-    unsigned long wrong = 0, lost = 0;
-    for (unsigned long k = 0; k < n; k++)
-        wrong += sum[k] != 1;
-    for (unsigned long k = 0; k < mine; k++)
-        lost += out[k] != result_of(home[rank] + k);
-    CHECK(wrong == 0 && lost == 0,
-          "%s T=%d n=%lu: %lu iterations not run once, %lu of this rank's %lu results missing", rs,
-          T, n, wrong, lost, mine);
+    owned_check(&o, rs, T);
     struct lf_mpi_stats st;
     lf_mpi_loop_last_stats(ml, &st);
+    CHECK(st.staged_iters == outside, "%s: %lu iterations fetched, %lu run outside its block", rs,
+          st.staged_iters, outside);
     unsigned long staged = st.staged_iters, all_staged;
     MPI_Allreduce(&staged, &all_staged, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
     CHECK(all_staged <= n && st.staged_iters <= st.rank_iters, "staged %lu of %lu", all_staged, n);
     CHECK(st.beta_ns >= 0 && st.stage_ns_per_iter >= 0 && st.stage_seconds >= 0,
           "negative staging costs");
-    lf_mpi_data_destroy(d);
+    owned_free(&o);
     lf_mpi_loop_destroy(ml);
-    free(in);
-    free(out);
-    free(home);
 }
 
 static int stage(int T, enum lf_mpi_mode mode)
@@ -324,17 +391,6 @@ static int stage(int T, enum lf_mpi_mode mode)
     return 0;
 }
 
-/* Spin for about ns nanoseconds of wall time (a slowed rank's iteration
- * costs the same however the ranks share the cores). */
-static void spin_ns(long ns)
-{
-    struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &b);
-    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
-}
-
 /* A loop over data split evenly over the ranks, rank slow's iterations 30
  * times the others' (slow < 0: none), rank leaver's threads leaving at
  * once (-1: none): every iteration once with its owner's input, every
@@ -345,67 +401,18 @@ static void spin_ns(long ns)
 static void owner_loop(lf_mpi_loop *ml, const char *rs, int T, unsigned long n, int slow,
                        int leaver)
 {
-    unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
-    for (int j = 0; j <= nranks; j++)
-        home[j] = (unsigned long)((double)n * j / nranks);
-    unsigned long mine = home[rank + 1] - home[rank];
-    uint64_t *in = malloc((mine ? mine : 1) * sizeof *in);
-    uint64_t *out = calloc(mine ? mine : 1, sizeof *out);
-    for (unsigned long k = 0; k < mine; k++)
-        in[k] = value_of(home[rank] + k);
-    lf_mpi_data *d;
-    char err[512];
-    int rc = lf_mpi_data_create(&d, ml, home, in, sizeof *in, out, sizeof *out, err, sizeof err);
-    CHECK(rc == 0, "data: %s", err);
-    if (rc)
+    struct owned o;
+    if (owned_make(&o, ml, n, 0) != 0)
         return;
-    memset(counts, 0, n);
-    int bad = 0, order = 0;
-    unsigned long outside = 0;
-    long ns = rank == slow ? 60000 : 2000;
+    int order;
+    unsigned long outside;
     MPI_Barrier(MPI_COMM_WORLD);
-#pragma omp parallel num_threads(T) reduction(+ : bad, order, outside)
-    {
-        int tid = omp_get_thread_num(), seen_other = 0;
-        long first;
-        unsigned long c;
-        if (lf_mpi_loop_begin_data(ml, tid, 0, (long)n, 1, d) != 0)
-            bad++;
-        while (rank != leaver && lf_mpi_loop_next(ml, tid, &first, &c)) {
-            const uint64_t *src = lf_mpi_loop_input(ml, tid);
-            uint64_t *dst = lf_mpi_loop_output(ml, tid);
-            if (!src || !dst) {
-                bad++;
-                continue;
-            }
-            for (unsigned long j = 0; j < c; j++) {
-                unsigned long k = (unsigned long)first + j;
-                int own = k >= home[rank] && k < home[rank + 1];
-                order += own && seen_other;
-                seen_other |= !own;
-                outside += !own;
-                if (k >= n || src[j] != value_of(k))
-                    bad++;
-                else
-                    __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
-                dst[j] = result_of(k);
-                spin_ns(ns);
-            }
-        }
-        lf_mpi_loop_end(ml, tid);
-    }
-    CHECK(bad == 0, "%s T=%d: %d inputs not as their owner holds them", rs, T, bad);
-    lf_mpi_data_sync(d);
-    MPI_Allreduce(counts, sum, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
-    unsigned long wrong = 0, lost = 0;
-    for (unsigned long k = 0; k < n; k++)
-        wrong += sum[k] != 1;
-    for (unsigned long k = 0; k < mine; k++)
-        lost += out[k] != result_of(home[rank] + k);
-    CHECK(wrong == 0 && lost == 0,
-          "%s T=%d slow %d leaver %d: %lu iterations not run once, %lu of this rank's %lu results "
-          "missing",
-          rs, T, slow, leaver, wrong, lost, mine);
+    int bad = owned_run(ml, &o, T, 0, (long)n, 1, rank == slow ? 60000 : 2000, rank == leaver,
+                        &order, &outside);
+    char what[96];
+    snprintf(what, sizeof what, "%s slow %d leaver %d", rs, slow, leaver);
+    CHECK(bad == 0, "%s T=%d: %d inputs not as their owner holds them", what, T, bad);
+    owned_check(&o, what, T);
     struct lf_mpi_stats st;
     lf_mpi_loop_last_stats(ml, &st);
     int expect = nranks > 1 && !strstr(rs, "numa=off");
@@ -428,10 +435,7 @@ static void owner_loop(lf_mpi_loop *ml, const char *rs, int T, unsigned long n, 
                   rs, T, all_rem, iters, n / (unsigned long)nranks);
         }
     }
-    lf_mpi_data_destroy(d);
-    free(in);
-    free(out);
-    free(home);
+    owned_free(&o);
 }
 
 static int owner(int T)

@@ -52,6 +52,7 @@ struct member {
     uint64_t lo_k;    /* logical start of rank chunk k */
     uint64_t first;   /* logical start of its current chunk */
     int has_chunk;    /* lf_mpi_loop_next handed it one that is current */
+    uint64_t poked;   /* when it last let MPI progress (ns, CLOCK_MONOTONIC) */
 } __attribute__((aligned(64)));
 
 struct lf_mpi_loop {
@@ -564,6 +565,29 @@ static long sub_hi(uint64_t c)
     return (long)((unsigned long)LONG_MIN + c);
 }
 
+/* How often a thread of a loop with data lets MPI progress (ns). */
+#define POKE_NS 100000
+
+/* Let MPI progress other ranks' fetches from this rank's blocks, at most
+ * every POKE_NS per thread and only when no other thread of the team is
+ * in MPI: a window over the caller's memory (MPI_Win_create) may be served
+ * by a one-sided component that needs its target to enter MPI (Open MPI's
+ * osc/pt2pt on one node), and an owner computing its own block otherwise
+ * enters MPI only at its next claim, so a fetch from it would wait for
+ * that long. */
+static void poke(lf_mpi_loop *ml, struct member *me)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (now - me->poked < POKE_NS || pthread_mutex_trylock(&ml->lock) != 0)
+        return;
+    me->poked = now;
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ml->data->comm, &flag, MPI_STATUS_IGNORE);
+    pthread_mutex_unlock(&ml->lock);
+}
+
 /* Thread tid's next chunk; with skip, enter and leave every remaining
  * rank chunk's sub-loop without taking any iteration (a thread leaving
  * early still lets its team's sub-loops close). */
@@ -581,6 +605,8 @@ static int next(lf_mpi_loop *ml, int tid, long *first, unsigned long *count, int
                 *count = n;
                 me->first = k;
                 me->has_chunk = 1;
+                if (ml->data)
+                    poke(ml, me);
                 return 1;
             }
             lf_loop_end(ml->sub, tid);

@@ -6,8 +6,9 @@
  *   window.c  the host window on rank 0 of the communicator: the ring of
  *             loop slots (counter, bounds, phase, reports) and each rank's
  *             statistics, reached by passive-target atomics only
- *   rank.c    one rank's side of a loop instance: entry, claim, completed
- *             chunk (statistics published one-sided), exit
+ *   rank.c    one rank's side of a loop instance: entry, claim (from the
+ *             loop's counter, or owner-first from the ranks' blocks),
+ *             completed chunk (statistics published one-sided), exit
  *   master.c  the two-sided mode: rank 0 serves claims by message
  *   staging.c data owned by ranks: windows over their blocks, a rank
  *             chunk's inputs fetched by MPI_Get, its results returned by

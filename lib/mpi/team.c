@@ -11,7 +11,9 @@
  * entries, like the dispatcher's slots; an entry is reused once the whole
  * team has left its chunk.  Everything that calls MPI runs under the
  * handle's lock (MPI_THREAD_SERIALIZED), once per rank chunk, never per
- * thread chunk.
+ * thread chunk, except that in a loop with data a thread lets MPI progress
+ * between its chunks at most every 100 us (poke), so that other ranks'
+ * fetches from this rank's blocks complete while it computes.
  */
 #include "config.h"
 

@@ -74,7 +74,10 @@ static int place_at(uint64_t i, void *ctx)
 static void test_fetch_size(void)
 {
     struct lf__fetch f = {.t_self = 1000, .t_owner = 1000};
-    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 10); /* costs unknown: as sized */
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 1); /* costs unknown: probes 1, 2, 4, 8 */
+    f.staged = 3;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 8);
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(5, 100, &f), 5);
     f.costs = 1;
     CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 10); /* free fetch, room to balance */
     f.beta = 8000;

@@ -314,7 +314,11 @@ int lf__exec_costs_stage(const struct lf__exec_costs *c, double *beta, double *s
 
 uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f)
 {
-    if (!f->costs || !(f->t_owner > 0.0) || !(f->t_self > 0.0))
+    if (!f->costs) {
+        uint64_t probe = 1ULL << (f->staged < 62 ? f->staged : 62);
+        return c < probe ? c : probe;
+    }
+    if (!(f->t_owner > 0.0) || !(f->t_self > 0.0))
         return c;
     double per = f->s + f->t_self; /* a fetched iteration: its transfer and compute */
     double k = ((double)rem * f->t_owner - f->alpha - f->beta) / (f->t_owner + per);

@@ -379,6 +379,7 @@ static struct lf__fetch fetch_of(const struct lf__mpi_rank *r, int d)
 {
     struct lf__fetch f = {0};
     f.costs = lf__exec_costs_stage(&r->costs, &f.beta, &f.s) == 0;
+    f.staged = r->costs.k_staged;
     if (lf__exec_costs_comp(&r->costs, &f.alpha, &f.t_self) != 0)
         f.alpha = f.t_self = 0.0;
     if (r->iters)

@@ -287,14 +287,15 @@ static void owned_free(struct owned *o)
     free(o->home);
 }
 
-/* Spin for about ns nanoseconds of wall time (a slowed rank's iteration
- * costs the same however the ranks share the cores). */
+/* Spin for about ns nanoseconds of the thread's CPU time: a slowed rank's
+ * iteration costs 30 times a fast one's however loaded the cores are (a
+ * wall-time spin would let a descheduled fast rank fall behind it). */
 static void spin_ns(long ns)
 {
     struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
     while (ns > 0) {
-        clock_gettime(CLOCK_MONOTONIC, &b);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
         if ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) >= ns)
             break;
     }

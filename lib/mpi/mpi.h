@@ -156,6 +156,11 @@ struct lf__mpi_rank {
     const unsigned long *home;
     uint64_t *blk, *blk_rem;
     double wait_ns; /* LF__MPI_WAIT for an owner: about how long it needs */
+    /* Other ranks may be fetching from this rank's block: always without
+     * owner-first; with it, once its latest read saw its own block not
+     * empty and another's empty (only a rank whose block is empty takes
+     * from others). */
+    int served;
     /* Its affine costs (seed 003), kept over the handle's loops while they
      * use the same data (costs_data: its id), so that a fit rests on more
      * than one loop's few fetches; otherwise per loop. */

@@ -168,14 +168,16 @@ static uint64_t limit(const struct lf__mpi_rank *r)
  * left into r->blk_rem; returns what all have left. */
 static uint64_t blk_read(struct lf__mpi_rank *r)
 {
-    int P = r->win.P;
+    int P = r->win.P, thief = 0;
     uint64_t all = 0;
     lf__mpi_get_block(&r->win, lf__mpi_blk(&r->win, r->slot, 0), P, r->blk);
     for (int j = 0; j < P; j++) {
         uint64_t taken = (r->blk[j] & LF__MPI_BLK_MAX) + (r->blk[j] >> 32);
         r->blk_rem[j] = r->home[j + 1] - r->home[j] - taken;
         all += r->blk_rem[j];
+        thief |= r->blk_rem[j] == 0;
     }
+    r->served = thief && r->blk_rem[r->win.rank] > 0;
     return all;
 }
 
@@ -247,6 +249,7 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->homed = d != NULL;
     r->home = d ? d->home : NULL;
     r->loc = owner_first(r, d);
+    r->served = !r->loc;
     /* The same data as the previous loop: the same links, the fit goes on. */
     if (!d || d->id != r->costs_data)
         memset(&r->costs, 0, sizeof r->costs);

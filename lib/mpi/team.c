@@ -571,12 +571,15 @@ static long sub_hi(uint64_t c)
 #define POKE_NS 100000
 
 /* Let MPI progress other ranks' fetches from this rank's blocks, at most
- * every POKE_NS per thread and only when no other thread of the team is
- * in MPI: a window over the caller's memory (MPI_Win_create) may be served
- * by a one-sided component that needs its target to enter MPI (Open MPI's
- * osc/pt2pt on one node), and an owner computing its own block otherwise
- * enters MPI only at its next claim, so a fetch from it would wait for
- * that long. */
+ * every POKE_NS per thread, only when no other thread of the team is in
+ * MPI and only while others may be fetching from it (rank.c's served:
+ * under owner-first, not before some rank's block is empty): a window over
+ * the caller's memory (MPI_Win_create) may be served by a one-sided
+ * component that needs its target to enter MPI (Open MPI's osc/pt2pt on
+ * one node), and an owner computing its own block otherwise enters MPI
+ * only at its next claim, so a fetch from it would wait for that long.  A
+ * progress call may yield the core (mpi_yield_when_idle, which Open MPI
+ * sets for oversubscribed ranks): hence not while nobody fetches. */
 static void poke(lf_mpi_loop *ml, struct member *me)
 {
     struct timespec ts;
@@ -585,8 +588,10 @@ static void poke(lf_mpi_loop *ml, struct member *me)
     if (now - me->poked < POKE_NS || pthread_mutex_trylock(&ml->lock) != 0)
         return;
     me->poked = now;
-    int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ml->data->comm, &flag, MPI_STATUS_IGNORE);
+    if (ml->rank.served) {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ml->data->comm, &flag, MPI_STATUS_IGNORE);
+    }
     pthread_mutex_unlock(&ml->lock);
 }
 

@@ -321,7 +321,7 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
     if (!(f->t_owner > 0.0) || !(f->t_self > 0.0))
         return c;
     double per = f->s + f->t_self; /* a fetched iteration: its transfer and compute */
-    double k = ((double)rem * f->t_owner - f->alpha - f->beta) / (f->t_owner + per);
+    double k = ((double)rem * f->t_owner - f->beta) / (f->t_owner + per);
     if (!(k >= 1.0))
         return 0;
     double want = fmax((double)c, ceil(LF__FETCH_AMORTISE * f->beta / per));

@@ -157,9 +157,7 @@ struct lf__mpi_rank {
     uint64_t *blk, *blk_rem;
     double wait_ns; /* LF__MPI_WAIT for an owner: about how long it needs */
     /* Other ranks may be fetching from this rank's block: always without
-     * owner-first; with it, once its latest read saw its own block not
-     * empty and another's empty (only a rank whose block is empty takes
-     * from others). */
+     * owner-first; with it, once another rank took from its block's back. */
     int served;
     /* Its affine costs (seed 003), kept over the handle's loops while they
      * use the same data (costs_data: its id), so that a fit rests on more
@@ -206,6 +204,10 @@ void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, i
 /* Claim the rank's next chunk into *c: 1, 0 when nothing is left for this
  * rank (or the policy stopped it), LF__MPI_WAIT (a stream, for now). */
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
+/* Whether other ranks may be fetching from this rank's block now (see
+ * served); under owner-first, until one is seen, reads the block's word
+ * (one atomic on the host window). */
+int lf__mpi_rank_served(struct lf__mpi_rank *r);
 /* The rank's team completed chunk c (in claim order). */
 void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c);
 /* The rank leaves the instance. */

@@ -168,17 +168,23 @@ static uint64_t limit(const struct lf__mpi_rank *r)
  * left into r->blk_rem; returns what all have left. */
 static uint64_t blk_read(struct lf__mpi_rank *r)
 {
-    int P = r->win.P, thief = 0;
+    int P = r->win.P;
     uint64_t all = 0;
     lf__mpi_get_block(&r->win, lf__mpi_blk(&r->win, r->slot, 0), P, r->blk);
     for (int j = 0; j < P; j++) {
         uint64_t taken = (r->blk[j] & LF__MPI_BLK_MAX) + (r->blk[j] >> 32);
         r->blk_rem[j] = r->home[j + 1] - r->home[j] - taken;
         all += r->blk_rem[j];
-        thief |= r->blk_rem[j] == 0;
     }
-    r->served = thief && r->blk_rem[r->win.rank] > 0;
+    r->served |= (r->blk[r->win.rank] >> 32) != 0;
     return all;
+}
+
+int lf__mpi_rank_served(struct lf__mpi_rank *r)
+{
+    if (!r->served && r->inside && r->loc)
+        r->served = lf__mpi_get(&r->win, lf__mpi_blk(&r->win, r->slot, r->win.rank)) >> 32 != 0;
+    return r->served;
 }
 
 static uint64_t unclaimed(struct lf__mpi_rank *r)
@@ -383,8 +389,9 @@ static struct lf__fetch fetch_of(const struct lf__mpi_rank *r, int d)
     struct lf__fetch f = {0};
     f.costs = lf__exec_costs_stage(&r->costs, &f.beta, &f.s) == 0;
     f.staged = r->costs.k_staged;
-    if (lf__exec_costs_comp(&r->costs, &f.alpha, &f.t_self) != 0)
-        f.alpha = f.t_self = 0.0;
+    double alpha;
+    if (lf__exec_costs_comp(&r->costs, &alpha, &f.t_self) != 0)
+        f.t_self = 0.0;
     if (r->iters)
         f.t_self = r->busy_s * 1e9 / (double)r->iters;
     const struct lf__wstat *o = &r->w[d];

@@ -253,6 +253,19 @@ static void put_bytes(const char *src, size_t bytes, int rank, size_t disp, MPI_
     }
 }
 
+/* Complete this rank's transfers on win with the other owners of
+ * [lo, lo + n), flushing those ranks only: a one-sided component that
+ * needs its target to enter MPI (Open MPI's osc/pt2pt) would make
+ * MPI_Win_flush_all wait for every rank, a busy owner it never touched
+ * included. */
+static void flush_owners(const struct lf_mpi_data *d, uint64_t lo, uint64_t n, MPI_Win win)
+{
+    uint64_t hi = lo + n;
+    for (int j = owner_of(d, lo); j < d->P && d->home[j] < hi; j++)
+        if (j != d->me && d->home[j + 1] > lo && d->home[j + 1] > d->home[j])
+            MPI_Win_flush(j, win);
+}
+
 uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
                           struct lf__mpi_buf *b, int ahead)
 {
@@ -287,7 +300,7 @@ uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
                       d->win_in, ahead ? b : NULL, d);
     }
     if (dst && !ahead)
-        MPI_Win_flush_all(d->win_in); /* every MPI_Get above is complete here */
+        flush_owners(d, lo, n, d->win_in); /* every MPI_Get above is complete here */
     b->in_at = dst;
     return remote;
 }
@@ -310,5 +323,5 @@ void lf__mpi_stage_out(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
         else
             put_bytes(src, bytes, j, (size_t)(a - d->home[j]) * d->out_elem, d->win_out);
     }
-    MPI_Win_flush_all(d->win_out); /* complete at the owners: lf_mpi_data_sync relies on it */
+    flush_owners(d, lo, n, d->win_out); /* complete at the owners: lf_mpi_data_sync relies on it */
 }

@@ -567,13 +567,15 @@ static long sub_hi(uint64_t c)
     return (long)((unsigned long)LONG_MIN + c);
 }
 
-/* How often a thread of a loop with data lets MPI progress (ns). */
+/* How often a thread of a loop with data lets MPI progress (ns), and how
+ * often, until another rank takes from this rank's block, it looks. */
 #define POKE_NS 100000
+#define PEEK_NS 1000000
 
 /* Let MPI progress other ranks' fetches from this rank's blocks, at most
  * every POKE_NS per thread, only when no other thread of the team is in
  * MPI and only while others may be fetching from it (rank.c's served:
- * under owner-first, not before some rank's block is empty): a window over
+ * under owner-first, once one took from its block's back): a window over
  * the caller's memory (MPI_Win_create) may be served by a one-sided
  * component that needs its target to enter MPI (Open MPI's osc/pt2pt on
  * one node), and an owner computing its own block otherwise enters MPI
@@ -585,10 +587,11 @@ static void poke(lf_mpi_loop *ml, struct member *me)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    if (now - me->poked < POKE_NS || pthread_mutex_trylock(&ml->lock) != 0)
+    if (now - me->poked < (ml->rank.served ? POKE_NS : PEEK_NS) ||
+        pthread_mutex_trylock(&ml->lock) != 0)
         return;
     me->poked = now;
-    if (ml->rank.served) {
+    if (lf__mpi_rank_served(&ml->rank)) {
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ml->data->comm, &flag, MPI_STATUS_IGNORE);
     }

@@ -14,6 +14,12 @@
  *                its threads split it with schedule(static); no runtime
  * Within a rank, loopfarm rows share each rank chunk under
  * --thread-schedule (default dynamic,1... see --help).
+ *
+ * Staging (--bytes-per-iter, or --regime): the input is owned by the
+ * ranks in blocks; --regime bandwidth (64 KiB per 2 us iteration: moving
+ * the input costs more than computing it) and --regime compute (1 KiB per
+ * 50 us iteration) measure the two ends, and the table is followed by each
+ * row's rank chunks: within the claiming rank's own block or fetched.
  */
 #include <errno.h>
 #include <limits.h>
@@ -50,7 +56,8 @@ struct config {
     int slow_rank[MAX_SLOW], slow_factor[MAX_SLOW], nslow;
     int hog_rank[MAX_SLOW], nhog;
     char thread_spec[64];
-    long bytes; /* --bytes-per-iter */
+    long bytes; /* --bytes-per-iter (-1 until set) */
+    int kernel_set;
     struct sched s[BENCH_MAX_SCHEDS];
     int ns;
     enum bench_format format;
@@ -104,6 +111,11 @@ static void help(void)
         "                    fetch other ranks' blocks with MPI_Get; then the seed 003 costs\n"
         "                    each rank measured are printed, with an lf-sim command that\n"
         "                    models 1000 such ranks [0]\n"
+        "  --regime R        staging presets for --kernel spin --grain --bytes-per-iter (each\n"
+        "                    still settable): bandwidth = 2 us and 64 KiB per iteration\n"
+        "                    (moving the input costs more than computing it), compute = 50 us\n"
+        "                    and 1 KiB (computing costs far more); add --slow R:F to see a\n"
+        "                    slowed owner's block taken by the others\n"
         "  --csv | --json    rows as CSV or JSON instead of a table\n"
         "  --help            this text\n"
         "\n"
@@ -169,6 +181,8 @@ static void parse_options(struct config *c, int argc, char **argv)
     c->threads = 1;
     c->reps = 5;
     c->format = FORMAT_TABLE;
+    c->bytes = -1;
+    long regime_grain = -1, regime_bytes = 0;
     snprintf(c->thread_spec, sizeof c->thread_spec, "dynamic,1");
     char *list = defaults;
     for (int i = 1; i < argc; i++) {
@@ -198,6 +212,17 @@ static void parse_options(struct config *c, int argc, char **argv)
                             "spmv, calcium, graph",
                             v);
             c->kernel = (enum bench_kernel_id)k;
+            c->kernel_set = 1;
+        } else if (!strcmp(a, "--regime")) {
+            if (!strcmp(v, "bandwidth")) {
+                regime_grain = 2000;
+                regime_bytes = 65536;
+            } else if (!strcmp(v, "compute")) {
+                regime_grain = 50000;
+                regime_bytes = 1024;
+            } else {
+                usage_error("--regime: expected bandwidth or compute, got '%s'", v);
+            }
         } else if (!strcmp(a, "--n")) {
             c->n = parse_long(a, v, 1, LONG_MAX / 4);
         } else if (!strcmp(a, "--grain")) {
@@ -235,6 +260,18 @@ static void parse_options(struct config *c, int argc, char **argv)
         }
     }
     parse_schedules(c, list);
+    if (regime_grain > 0) {
+        if (c->kernel_set && c->kernel != KERNEL_SPIN)
+            usage_error("--regime: sets --kernel spin; got --kernel %s",
+                        bench_kernel_name(c->kernel));
+        c->kernel = KERNEL_SPIN;
+        if (c->grain < 0)
+            c->grain = regime_grain;
+        if (c->bytes < 0)
+            c->bytes = regime_bytes;
+    }
+    if (c->bytes < 0)
+        c->bytes = 0;
     if (c->grain < 0)
         c->grain = bench_kernel_default_grain(c->kernel);
     if (c->n == 0)
@@ -273,7 +310,7 @@ static unsigned char touch(const unsigned char *p, long bytes)
 }
 
 static double run_once(const struct config *c, const struct bench_kernel *k, struct sched *s,
-                       const unsigned char *block, struct bench_tally *tl, long *rank_chunks)
+                       const unsigned char *block, struct bench_tally *tl, long rank_chunks[3])
 {
     const int rep = factor_of(c, rank);
     long runs = 0, iters = 0;
@@ -297,7 +334,8 @@ static double run_once(const struct config *c, const struct bench_kernel *k, str
             sink = x;
             total += sum;
         }
-        *rank_chunks = 1;
+        rank_chunks[0] = rank_chunks[1] = 1; /* one chunk, its own block */
+        rank_chunks[2] = 0;
     } else {
 #pragma omp parallel num_threads(c->threads) reduction(+ : runs, iters, total)
         {
@@ -320,7 +358,9 @@ static double run_once(const struct config *c, const struct bench_kernel *k, str
             total += sum;
         }
         lf_mpi_loop_last_stats(s->ml, &s->last);
-        *rank_chunks = (long)s->last.rank_chunks;
+        rank_chunks[0] = (long)s->last.rank_chunks;
+        rank_chunks[1] = (long)s->last.local_chunks;
+        rank_chunks[2] = (long)s->last.remote_chunks;
     }
     double t = MPI_Wtime() - t0;
     tl->runs = runs;
@@ -483,22 +523,24 @@ int main(int argc, char **argv)
     double ideal = t1 / speeds;
 
     double *times = calloc((size_t)c->ns * (size_t)c->reps, sizeof *times);
-    double *chunks = calloc((size_t)c->ns * (size_t)c->reps, sizeof *chunks);
+    /* Rank chunks over all ranks per execution: all, local, remote. */
+    double *chunks = calloc((size_t)c->ns * (size_t)c->reps * 3, sizeof *chunks);
     int wrong = 0;
     for (int r = 0; r < c->reps; r++)
         for (int i = 0; i < c->ns; i++) {
             struct bench_tally tl;
-            long rc = 0, all_rc = 0;
-            double t = run_once(c, k, &c->s[i], block, &tl, &rc), worst;
+            long rc[3] = {0}, all_rc[3] = {0};
+            double t = run_once(c, k, &c->s[i], block, &tl, rc), worst;
             uint64_t sum = 0;
             long iters = 0;
             MPI_Reduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
             MPI_Reduce(&tl.sum, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
             MPI_Reduce(&tl.iters, &iters, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-            MPI_Reduce(&rc, &all_rc, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+            MPI_Reduce(rc, all_rc, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
             if (rank == 0) {
                 times[i * c->reps + r] = worst;
-                chunks[i * c->reps + r] = (double)all_rc;
+                for (int j = 0; j < 3; j++)
+                    chunks[(j * c->ns + i) * c->reps + r] = (double)all_rc[j];
                 if (sum != ref || iters != k->n) {
                     fprintf(stderr,
                             PROG ": %s: wrong result (%ld iterations of %ld, checksum %s)\n",
@@ -546,6 +588,22 @@ int main(int argc, char **argv)
             printf("# %d ranks x %d threads, kernel %s, n %ld, T1 %.4f s; chunks: rank chunks\n",
                    nranks, c->threads, bench_kernel_name(c->kernel), k->n, t1);
         bench_write_rows(stdout, c->format, rows, c->ns, 1);
+        if (c->format == FORMAT_TABLE && c->bytes) {
+            /* Where each row's rank chunks came from (medians over the
+             * repetitions, summed over the ranks). */
+            printf("\n# rank chunks by where their input was: in the claiming rank's own block "
+                   "or fetched\n%-24s %10s %10s %10s %12s\n",
+                   "schedule", "chunks", "local", "fetched", "owner_first");
+            for (int i = 0; i < c->ns; i++) {
+                double m[3];
+                for (int j = 0; j < 3; j++)
+                    m[j] = bench_median(chunks + (j * c->ns + i) * c->reps, c->reps);
+                printf("%-24s %10.0f %10.0f %10.0f %12s\n", c->s[i].label, m[0], m[1], m[2],
+                       c->s[i].kind == K_BLOCK    ? "-"
+                       : c->s[i].last.owner_first ? "yes"
+                                                  : "no");
+            }
+        }
     }
     if (!wrong && c->bytes)
         report_costs(c, t1 / (double)k->n);

@@ -69,6 +69,33 @@ static int place_at(uint64_t i, void *ctx)
     return -1;
 }
 
+/* Whether a fetch of another owner's data pays (lib/exec): sized between
+ * the amortising size and the balance with the owner, or left to it. */
+static void test_fetch_size(void)
+{
+    struct lf__fetch f = {.t_self = 1000, .t_owner = 1000};
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 1); /* costs unknown: probes 1, 2, 4, 8 */
+    f.staged = 3;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 8);
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(5, 100, &f), 5);
+    f.costs = 1;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 10); /* free fetch, room to balance */
+    f.beta = 8000;
+    f.s = 1000;
+    /* At least 8 beta / (s + t) = 32, at most (100 t - beta) / (2 t + s) = 30.7. */
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 30);
+    f.beta = 1000;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 100, &f), 10); /* 8 beta / (s + t) = 4 < 10 */
+    f.beta = 8000;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 2, &f), 0); /* the owner ends sooner: leave it */
+    f.t_owner = 0;
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(10, 2, &f), 10); /* the owner is gone: take */
+    /* An owner 30 times slower keeps little of what is left. */
+    struct lf__fetch slow = {.t_self = 1000, .t_owner = 30000, .s = 100, .costs = 1};
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(100, 100, &slow), 96);
+    CU_ASSERT_EQUAL(lf__exec_fetch_size(50, 100, &slow), 50);
+}
+
 static void test_learn(void)
 {
     uint64_t lo[4], hi[4];
@@ -494,6 +521,7 @@ int main(void)
     static const struct lfcu_test tests[] = {
         {"pick: own range first, then the fullest", test_pick},
         {"remote chunk: same duration, equal share", test_remote_chunk},
+        {"fetch only when it pays", test_fetch_size},
         {"learn: blocked ranges by bisection", test_learn},
         {"affine cost fit against hand values", test_affine},
         {"exactly once, staged values exact, home first", test_cover},

@@ -8,6 +8,11 @@
  *   test_mpi late THREADS [master]    a late rank, an early leaver
  *   test_mpi stage THREADS [master]   inputs owned by ranks read exactly,
  *                                     results returned to their owners
+ *   test_mpi owner THREADS            the same with one slowed rank, with and
+ *                                     without owner-first: own block first,
+ *                                     the slowed rank's block stolen, the
+ *                                     chunk counters add up; an owner that
+ *                                     leaves at once
  *   test_mpi stream THREADS           rank 0 appends items while the loop
  *                                     runs: each handed out once
  *   test_mpi env SPEC                 a handle made without a rank schedule
@@ -228,41 +233,94 @@ static uint64_t result_of(uint64_t k)
     return value_of(k) * 3 + 1;
 }
 
-/* A loop over data owned unevenly by the ranks (rank j owns about
- * (2j + 1) / P^2 of it, rank 0 the least): every input read as its owner
- * holds it, every result in its owner's block after lf_mpi_data_sync. */
-static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned long n, long incr)
-{
-    lf_mpi_loop *ml = make(rs, "dynamic,3", T, mode);
-    if (!ml)
-        return;
-    unsigned long *home = calloc((size_t)nranks + 1, sizeof *home);
-    for (int j = 0; j <= nranks; j++)
-        home[j] = (unsigned long)((double)n * j * j / ((double)nranks * nranks));
-    home[nranks] = n;
-    unsigned long mine = home[rank + 1] - home[rank];
-    uint64_t *in = malloc((mine ? mine : 1) * sizeof *in);
-    uint64_t *out = calloc(mine ? mine : 1, sizeof *out);
-    for (unsigned long k = 0; k < mine; k++)
-        in[k] = value_of(home[rank] + k);
+/* n iterations' inputs and results owned by the ranks: rank j owns
+ * [home[j], home[j + 1]), evenly split or, with uneven, about (2j + 1) /
+ * P^2 of them (rank 0 the least). */
+struct owned {
+    unsigned long n, *home, mine;
+    uint64_t *in, *out;
     lf_mpi_data *d;
+};
+
+static int owned_make(struct owned *o, lf_mpi_loop *ml, unsigned long n, int uneven)
+{
+    o->n = n;
+    o->home = calloc((size_t)nranks + 1, sizeof *o->home);
+    for (int j = 0; j <= nranks; j++)
+        o->home[j] = uneven ? (unsigned long)((double)n * j * j / ((double)nranks * nranks))
+                            : (unsigned long)((double)n * j / nranks);
+    o->home[nranks] = n;
+    o->mine = o->home[rank + 1] - o->home[rank];
+    o->in = malloc((o->mine ? o->mine : 1) * sizeof *o->in);
+    o->out = calloc(o->mine ? o->mine : 1, sizeof *o->out);
+    for (unsigned long k = 0; k < o->mine; k++)
+        o->in[k] = value_of(o->home[rank] + k);
     char err[512];
-    int rc = lf_mpi_data_create(&d, ml, home, in, sizeof *in, out, sizeof *out, err, sizeof err);
+    int rc = lf_mpi_data_create(&o->d, ml, o->home, o->in, sizeof *o->in, o->out, sizeof *o->out,
+                                err, sizeof err);
     CHECK(rc == 0, "data: %s", err);
-    if (rc)
-        return;
-    long lo, hi;
-    bounds(n, incr, incr > 0 ? 0 : 1, &lo, &hi);
     memset(counts, 0, n);
-    int bad = 0;
-#pragma omp parallel num_threads(T) reduction(+ : bad)
+    return rc;
+}
+
+/* After the loop: every iteration counted once over all ranks, every
+ * result in its owner's block after lf_mpi_data_sync; then freed. */
+static void owned_check(struct owned *o, const char *what, int T)
+{
+    lf_mpi_data_sync(o->d);
+    MPI_Allreduce(counts, sum, (int)o->n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long wrong = 0, lost = 0;
+    for (unsigned long k = 0; k < o->n; k++)
+        wrong += sum[k] != 1;
+    for (unsigned long k = 0; k < o->mine; k++)
+        lost += o->out[k] != result_of(o->home[rank] + k);
+    CHECK(wrong == 0 && lost == 0,
+          "%s T=%d n=%lu: %lu iterations not run once, %lu of this rank's %lu results missing",
+          what, T, o->n, wrong, lost, o->mine);
+}
+
+static void owned_free(struct owned *o)
+{
+    lf_mpi_data_destroy(o->d);
+    free(o->in);
+    free(o->out);
+    free(o->home);
+}
+
+/* Spin for about ns nanoseconds of the thread's CPU time: a slowed rank's
+ * iteration costs 30 times a fast one's however loaded the cores are (a
+ * wall-time spin would let a descheduled fast rank fall behind it). */
+static void spin_ns(long ns)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    while (ns > 0) {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        if ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) >= ns)
+            break;
+    }
+}
+
+/* Run o's loop over lo, lo + incr, ... (before hi) with T threads, each iteration
+ * spinning ns (with leave, this rank's threads enter and leave at once):
+ * counts each iteration, checks its input and writes its result.  Returns
+ * the inputs that were not their owner's; *order: this rank's own
+ * iterations that a thread saw after another rank's, *outside: the
+ * iterations it ran of other ranks' blocks. */
+static int owned_run(lf_mpi_loop *ml, struct owned *o, int T, long lo, long hi, long incr, long ns,
+                     int leave, int *order, unsigned long *outside)
+{
+    int bad = 0, late_own = 0;
+    unsigned long others = 0, step = (unsigned long)(incr > 0 ? incr : -incr);
+    const unsigned long *home = o->home;
+#pragma omp parallel num_threads(T) reduction(+ : bad, late_own, others)
     {
-        int tid = omp_get_thread_num();
+        int tid = omp_get_thread_num(), seen_other = 0;
         long first;
         unsigned long c;
-        if (lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, d) != 0)
+        if (lf_mpi_loop_begin_data(ml, tid, lo, hi, incr, o->d) != 0)
             bad++;
-        while (lf_mpi_loop_next(ml, tid, &first, &c)) {
+        while (!leave && lf_mpi_loop_next(ml, tid, &first, &c)) {
             const uint64_t *src = lf_mpi_loop_input(ml, tid);
             uint64_t *dst = lf_mpi_loop_output(ml, tid);
             if (!src || !dst) {
@@ -273,39 +331,54 @@ static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned l
                 long i = (long)((unsigned long)first + j * (unsigned long)incr);
                 unsigned long k = (incr > 0 ? (unsigned long)i - (unsigned long)lo
                                             : (unsigned long)lo - (unsigned long)i) /
-                                  (unsigned long)(incr > 0 ? incr : -incr);
-                if (k >= n || src[j] != value_of(k))
+                                  step;
+                int own = k >= home[rank] && k < home[rank + 1];
+                late_own += own && seen_other;
+                seen_other |= !own;
+                others += !own;
+                if (k >= o->n || src[j] != value_of(k))
                     bad++;
                 else
                     __atomic_fetch_add(&counts[k], 1, __ATOMIC_RELAXED);
                 dst[j] = result_of(k);
+                spin_ns(ns);
             }
         }
         lf_mpi_loop_end(ml, tid);
     }
+    *order = late_own;
+    *outside = others;
+    return bad;
+}
+
+/* A loop over data owned unevenly by the ranks: every input read as its
+ * owner holds it, every result in its owner's block. */
+static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned long n, long incr)
+{
+    lf_mpi_loop *ml = make(rs, "dynamic,3", T, mode);
+    if (!ml)
+        return;
+    struct owned o;
+    if (owned_make(&o, ml, n, 1) != 0)
+        return;
+    long lo, hi;
+    bounds(n, incr, incr > 0 ? 0 : 1, &lo, &hi);
+    int order;
+    unsigned long outside;
+    int bad = owned_run(ml, &o, T, lo, hi, incr, 0, 0, &order, &outside);
     CHECK(bad == 0, "%s T=%d n=%lu: %d inputs not as their owner holds them", rs, T, n, bad);
-    lf_mpi_data_sync(d);
-    MPI_Allreduce(counts, sum, (int)n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
-    unsigned long wrong = 0, lost = 0;
-    for (unsigned long k = 0; k < n; k++)
-        wrong += sum[k] != 1;
-    for (unsigned long k = 0; k < mine; k++)
-        lost += out[k] != result_of(home[rank] + k);
-    CHECK(wrong == 0 && lost == 0,
-          "%s T=%d n=%lu: %lu iterations not run once, %lu of this rank's %lu results missing", rs,
-          T, n, wrong, lost, mine);
+    owned_check(&o, rs, T);
     struct lf_mpi_stats st;
     lf_mpi_loop_last_stats(ml, &st);
+    CHECK(st.staged_iters == outside, "%s: %lu iterations fetched, %lu run outside its block", rs,
+          st.staged_iters, outside);
     unsigned long staged = st.staged_iters, all_staged;
     MPI_Allreduce(&staged, &all_staged, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
     CHECK(all_staged <= n && st.staged_iters <= st.rank_iters, "staged %lu of %lu", all_staged, n);
     CHECK(st.beta_ns >= 0 && st.stage_ns_per_iter >= 0 && st.stage_seconds >= 0,
           "negative staging costs");
-    lf_mpi_data_destroy(d);
+    owned_free(&o);
     lf_mpi_loop_destroy(ml);
-    free(in);
-    free(out);
-    free(home);
 }
 
 static int stage(int T, enum lf_mpi_mode mode)
@@ -316,6 +389,73 @@ static int stage(int T, enum lf_mpi_mode mode)
         staged_loop(specs[s], T, mode, (unsigned long)nranks, -7);
     }
     staged_loop("fac2", T, mode, 1, 1);
+    return 0;
+}
+
+/* A loop over data split evenly over the ranks, rank slow's iterations
+ * 100 times the others' (slow < 0: none), rank leaver's threads leaving at
+ * once (-1: none): every iteration once with its owner's input, every
+ * result delivered, this rank's fetched iterations exactly those outside
+ * its block, its local and remote chunks adding up to its chunks; under
+ * owner-first each thread sees its own block's iterations before any
+ * other's.  Returns 1 when, under owner-first, others took some of the
+ * slowed rank's block (the caller asserts it happened). */
+static int owner_loop(lf_mpi_loop *ml, const char *rs, int T, unsigned long n, int slow, int leaver)
+{
+    int stolen = 0;
+    struct owned o;
+    if (owned_make(&o, ml, n, 0) != 0)
+        return 0;
+    int order;
+    unsigned long outside;
+    MPI_Barrier(MPI_COMM_WORLD);
+    int bad = owned_run(ml, &o, T, 0, (long)n, 1, rank == slow ? 100000 : 1000, rank == leaver,
+                        &order, &outside);
+    char what[96];
+    snprintf(what, sizeof what, "%s slow %d leaver %d", rs, slow, leaver);
+    CHECK(bad == 0, "%s T=%d: %d inputs not as their owner holds them", what, T, bad);
+    owned_check(&o, what, T);
+    struct lf_mpi_stats st;
+    lf_mpi_loop_last_stats(ml, &st);
+    int expect = nranks > 1 && !strstr(rs, "numa=off");
+    CHECK(st.owner_first == expect, "%s on %d ranks: owner_first %d, expected %d", rs, nranks,
+          st.owner_first, expect);
+    CHECK(st.staged_iters == outside, "%s: %lu iterations fetched, %lu run outside its block", rs,
+          st.staged_iters, outside);
+    CHECK(st.local_chunks + st.remote_chunks == st.rank_chunks,
+          "%s: %lu local + %lu remote chunks of %lu", rs, st.local_chunks, st.remote_chunks,
+          st.rank_chunks);
+    if (st.owner_first) {
+        CHECK(order == 0, "%s T=%d: %d of its own iterations after another rank's", rs, T, order);
+        /* The slowed rank ran less than its block: others took from it. */
+        unsigned long iters = st.rank_iters;
+        MPI_Bcast(&iters, 1, MPI_UNSIGNED_LONG, slow >= 0 ? slow : 0, MPI_COMM_WORLD);
+        stolen = slow >= 0 && iters < o.home[slow + 1] - o.home[slow];
+    }
+    owned_free(&o);
+    return stolen;
+}
+
+static int owner(int T)
+{
+    const char *specs[] = {"fac2", "af", "fac2,numa=off", "af,numa=off"};
+    int slow = nranks > 1 ? nranks - 1 : -1;
+    for (int s = 0; s < 4; s++) {
+        lf_mpi_loop *ml = make(specs[s], "dynamic,3", T, LF_MPI_ONE_SIDED);
+        if (!ml)
+            continue;
+        /* Several loops over the same data (the staging fit grows): on a
+         * machine shared with other work a loop's timing can be anything,
+         * but in one of three the others take from a rank 100 times
+         * slower. */
+        int stolen = 0;
+        for (int i = 0; i < 3; i++)
+            stolen += owner_loop(ml, specs[s], T, 3000, slow, -1);
+        CHECK(stolen > 0 || slow < 0 || strstr(specs[s], "numa=off"),
+              "%s T=%d: in no loop did the others take from the slowed rank's block", specs[s], T);
+        owner_loop(ml, specs[s], T, 3000, -1, nranks > 1 ? 0 : -1);
+        lf_mpi_loop_destroy(ml);
+    }
     return 0;
 }
 
@@ -509,6 +649,8 @@ int main(int argc, char **argv)
         late(T, m);
     else if (strcmp(mode, "stage") == 0 && T >= 1)
         stage(T, m);
+    else if (strcmp(mode, "owner") == 0 && T >= 1)
+        owner(T);
     else if (strcmp(mode, "stream") == 0 && T >= 1)
         stream(T);
     else if (strcmp(mode, "badargs") == 0)
@@ -526,9 +668,9 @@ int main(int argc, char **argv)
         T = 1;
     } else {
         if (rank == 0)
-            fprintf(
-                stderr,
-                "usage: test_mpi cover|late|stage|stream THREADS [master] | test_mpi badargs\n");
+            fprintf(stderr,
+                    "usage: test_mpi cover|late|stage|owner|stream THREADS [master] | test_mpi "
+                    "badargs\n");
         MPI_Finalize();
         return 2;
     }

@@ -2,8 +2,10 @@
 # tests/test_mpi.sh - loops across MPI ranks under mpirun: exactly once for
 # every schedule on 1-4 ranks x 1-2 threads (one-sided claims), the
 # two-sided master mode, a late rank and an early leaver, inputs owned by
-# ranks read exactly and results returned to their owners, streams that a
-# producer fills while they run, refusals of bad arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
+# ranks read exactly and results returned to their owners, owner-first
+# claims of such data (own block first, a slowed rank's block stolen, on
+# and off, on 1-4 ranks x 1-2 threads), streams that a producer fills
+# while they run, refusals of bad arguments on every rank.  "skipped: no MPI" when libloopfarm-mpi was not
 # built or no launcher is found.  Each run has a time limit, so a hang fails
 # instead of stalling make check.
 prog=./tests/test_mpi
@@ -58,6 +60,11 @@ one 1 stage 1
 one 2 stage 2
 one 4 stage 1
 one 3 stage 1 master
+for np in 1 2 3 4; do
+    for t in 1 2; do
+        one $np owner $t
+    done
+done
 one 1 stream 1
 one 3 stream 2
 one 4 stream 1

@@ -128,7 +128,9 @@ LF_API int lf_mpi_stream_close(lf_mpi_loop *ml);
  * multi-round algorithm for scheduling divisible workloads", IPDPS 2003,
  * eqs. 1-2: a chunk of c iterations computes in alpha + c / S and, when
  * its input lives on other ranks, is fetched in beta + c / B); 0 where
- * nothing was measured. */
+ * nothing was measured.  A line is fitted over the handle's consecutive
+ * loops with the same data (over one loop without data) and reported once
+ * it rests on 4 rank chunks or more. */
 struct lf_mpi_stats {
     unsigned long iterations;   /* the loop's trip count (a stream's items) */
     unsigned long rank_iters;   /* iterations this rank's team computed */
@@ -144,6 +146,13 @@ struct lf_mpi_stats {
     double stage_ns_per_iter;   /* 1 / B, per iteration (weighted likewise) */
     int from_memory;            /* the loop started from what the handle's loops learned
                                    (memory=on), without calibrating */
+    /* Of a loop with data (lf_mpi_loop_begin_data), the rank chunks this
+     * rank claimed: within its own block (read in place), or with
+     * iterations other ranks own (fetched); and whether the loop ran
+     * owner-first (see lf_mpi_data_create). */
+    unsigned long local_chunks;
+    unsigned long remote_chunks;
+    int owner_first;
 };
 LF_API int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out);
 
@@ -172,7 +181,22 @@ LF_API int lf_mpi_data_create(lf_mpi_data **out, lf_mpi_loop *ml, const unsigned
 LF_API void lf_mpi_data_destroy(lf_mpi_data *d);
 /* lf_mpi_loop_begin for a loop whose data is d (NULL: none): every thread
  * of every rank passes the same d.  -EINVAL as lf_mpi_loop_begin, and
- * when the loop's trip count is not d's home[P]. */
+ * when the loop's trip count is not d's home[P].
+ *
+ * Owner-first (the default with data, on >= 2 ranks, one-sided mode): a
+ * rank claims the iterations it owns first, from the front of its block,
+ * read and written in place; only once its block is empty does it take
+ * from the back of the block with the most left, fetching that input.
+ * Such a remote chunk is sized from the affine costs the rank measured
+ * (see lf_mpi_stats) so that the fetch's latency is at most an eighth of
+ * its transfer and compute and the taker ends no later than the owner
+ * would; when even one fetched iteration would end after the owner ends
+ * its whole block, the rank waits for the owner instead (it takes the rest
+ * should the owner leave the loop).  The rank schedule's numa=off (e.g.
+ * LF_MPI_SCHEDULE="af,numa=off") turns it off: every rank then claims from
+ * the loop's one counter, whoever owns the data.  Static rank schedules,
+ * the master mode and blocks of more than 2^32 - 1 iterations run without
+ * it.  lf_mpi_stats.owner_first says whether a loop ran owner-first. */
 LF_API int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr,
                                   lf_mpi_data *d);
 /* Thread tid's current chunk (from the latest lf_mpi_loop_next) in a loop

@@ -296,7 +296,7 @@ void lf__exec_costs_add(const struct lf__exec *x, struct lf__exec_costs *c, int 
         c->i_staged += iters;
     }
     double beta, sl;
-    if (c->k_staged && lf__affine_solve(&c->stage, &beta, &sl) == 0) {
+    if (lf__exec_costs_stage(c, &beta, &sl) == 0) {
         lf__word_putd(&ws->stage_lat_ns, beta * (double)c->k_staged / (double)c->k_all);
         lf__word_putd(&ws->stage_ns_per_iter, sl * c->i_staged / c->i_all);
     }
@@ -304,9 +304,40 @@ void lf__exec_costs_add(const struct lf__exec *x, struct lf__exec_costs *c, int 
         /* Compute cost alpha + c t (seed 003 eq. 1). */
         double alpha, t;
         lf__affine_add(&c->comp, iters, busy_ns);
-        if (lf__affine_solve(&c->comp, &alpha, &t) == 0)
+        if (lf__exec_costs_comp(c, &alpha, &t) == 0)
             lf__word_putd(&ws->comp_lat_ns, alpha);
     }
+}
+
+int lf__exec_costs_comp(const struct lf__exec_costs *c, double *alpha, double *t)
+{
+    if (c->comp.n < LF__COSTS_MIN)
+        return -1;
+    return lf__affine_solve(&c->comp, alpha, t);
+}
+
+int lf__exec_costs_stage(const struct lf__exec_costs *c, double *beta, double *s)
+{
+    if (c->stage.n < LF__COSTS_MIN)
+        return -1;
+    return lf__affine_solve(&c->stage, beta, s);
+}
+
+uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f)
+{
+    if (!f->costs) {
+        uint64_t probe = 1ULL << (f->staged < 62 ? f->staged : 62);
+        return c < probe ? c : probe;
+    }
+    if (!(f->t_owner > 0.0) || !(f->t_self > 0.0))
+        return c;
+    double per = f->s + f->t_self; /* a fetched iteration: its transfer and compute */
+    double k = ((double)rem * f->t_owner - f->beta) / (f->t_owner + per);
+    if (!(k >= 1.0))
+        return 0;
+    double want = fmax((double)c, ceil(LF__FETCH_AMORTISE * f->beta / per));
+    want = fmin(want, floor(k));
+    return want >= (double)rem ? rem : (uint64_t)want;
 }
 
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)

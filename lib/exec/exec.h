@@ -11,6 +11,7 @@
  * a calibration reports, when the team's calibration ends, what a chunk
  * records, the locality modes and the chunk taken from a domain's range,
  * the lease mode and the size of a lease's pieces and of a thief's take,
+ * the affine costs measured and when a fetch of another owner's data pays,
  * and what a call site remembers between executions (with its drift rule
  * and, for auto, its cost profile: lib/exec/profile.c).
  *
@@ -300,6 +301,54 @@ struct lf__exec_costs {
  * workloads", IPDPS 2003, §5.2). */
 void lf__exec_costs_add(const struct lf__exec *x, struct lf__exec_costs *c, int w, double iters,
                         double busy_ns, int staged, double stage_ns, int local);
+
+/* Fewest chunks a fitted line rests on before it is published (by
+ * lf__exec_costs_add) or planned with: a line through one or two chunks is
+ * a first fetch's window set-up or a cold cache, not a cost model. */
+#define LF__COSTS_MIN 4
+
+/* The staging line of c, beta (ns per chunk) and s (ns per iteration),
+ * unweighted: 0 once it rests on LF__COSTS_MIN staged chunks, else -1 with
+ * nothing set. */
+int lf__exec_costs_stage(const struct lf__exec_costs *c, double *beta, double *s);
+/* Its compute line, alpha (ns per chunk) and t (ns per iteration), by the
+ * same rule. */
+int lf__exec_costs_comp(const struct lf__exec_costs *c, double *alpha, double *t);
+
+/* ---- Fetching another owner's data (seed 003 eqs. 1-2) ---- */
+
+/* What a worker knows when it may fetch a chunk of data another owner
+ * holds (ns; 0 where unknown): its own compute time per iteration t_self
+ * and staging cost beta + c s (costs: beta and s rest on LF__COSTS_MIN
+ * staged chunks; staged: how many it fitted so far), and the owner's
+ * compute time per iteration (0: unknown, or the owner is gone and will
+ * compute nothing more).  A chunk's compute latency alpha is left out: the
+ * owner pays one for the rest of its range too. */
+struct lf__fetch {
+    double t_self, beta, s;
+    int costs;
+    uint64_t staged;
+    double t_owner;
+};
+
+/* A fetch's latency beta is at most 1/LF__FETCH_AMORTISE of the chunk's
+ * transfer and compute, where the owner's remainder allows. */
+#define LF__FETCH_AMORTISE 8.0
+
+/* The chunk a worker fetches from an owner's range of rem >= 1 iterations
+ * that lf__exec_domain_chunk sized c >= 1, the owner claiming the same
+ * range from its other end.  While the staging costs are unknown, a probe
+ * of at most 2^staged iterations (1, 2, 4, 8: the fetches that measure
+ * them, at distinct sizes, stake little on a link that may cost far more
+ * than the compute); c while the rates are unknown.  Else at least
+ * LF__FETCH_AMORTISE beta / (s + t_self), and at most the balance
+ * k = (rem t_owner - beta) / (t_owner + s + t_self), where the worker's k
+ * fetched and computed end when the owner's rem - k do; 0 when k < 1: the
+ * owner alone ends its range before one fetched iteration would be done,
+ * so the worker leaves it to the owner (Yang & Casanova, "UMR: a
+ * multi-round algorithm for scheduling divisible workloads", IPDPS 2003,
+ * eqs. 1-2, the costs of a chunk on a worker). */
+uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f);
 
 /* ---- What a call site remembers between executions ---- */
 

@@ -6,8 +6,9 @@
  *   window.c  the host window on rank 0 of the communicator: the ring of
  *             loop slots (counter, bounds, phase, reports) and each rank's
  *             statistics, reached by passive-target atomics only
- *   rank.c    one rank's side of a loop instance: entry, claim, completed
- *             chunk (statistics published one-sided), exit
+ *   rank.c    one rank's side of a loop instance: entry, claim (from the
+ *             loop's counter, or owner-first from the ranks' blocks),
+ *             completed chunk (statistics published one-sided), exit
  *   master.c  the two-sided mode: rank 0 serves claims by message
  *   staging.c data owned by ranks: windows over their blocks, a rank
  *             chunk's inputs fetched by MPI_Get, its results returned by
@@ -28,6 +29,12 @@
  * so every rank of that instance starts from the same memory (a loop
  * remembers what it learned LF__MPI_RING executions ago: the price of
  * agreeing without a collective).
+ *
+ * Owner-first (a loop whose data ranks own, under lib/exec's locality
+ * mode): rank j's block of iterations [home[j], home[j + 1]) is its
+ * domain, with one word in the slot that counts what was claimed from its
+ * front (by its owner) and from its back (by other ranks, once their own
+ * blocks are empty).  The instance's counter is then not used.
  */
 #ifndef LF_MPI_H
 #define LF_MPI_H
@@ -79,10 +86,17 @@ void lf__mpi_win_close(struct lf__mpi_win *w);
 #define LF__MPI_MEM_WORDS 5
 
 /* Offset (in words) of slot s's control word k, of rank j's statistics,
- * and of the slot's memory (a valid word, then LF__MPI_MEM_WORDS per rank). */
+ * of the slot's memory (a valid word, then LF__MPI_MEM_WORDS per rank), and
+ * of rank j's block word (P of them in a row; owner-first). */
 MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k);
 MPI_Aint lf__mpi_stat(const struct lf__mpi_win *w, int s, int j);
 MPI_Aint lf__mpi_mem(const struct lf__mpi_win *w, int s);
+MPI_Aint lf__mpi_blk(const struct lf__mpi_win *w, int s, int j);
+/* A block word: iterations claimed from the block's front in its low 32
+ * bits, from its back in its high 32 (0: none yet, the reset state), so
+ * one compare-and-swap claims from either end and the two never overlap.
+ * Blocks larger than this run without owner-first. */
+#define LF__MPI_BLK_MAX 0xffffffffULL
 /* One-sided operations on the host's words, each complete at the host when
  * it returns (flushed): read, write, add (returns the old value),
  * compare-and-swap (returns the old value).  Element-wise atomic against
@@ -133,7 +147,23 @@ struct lf__mpi_rank {
     double busy_s;     /* time its team computed */
     double stage_s;    /* time staging */
     uint64_t chunks, iters, staged_iters;
-    struct lf__exec_costs costs; /* its affine costs (seed 003) */
+    uint64_t local_chunks, remote_chunks; /* of a loop with data: in its own block, or not */
+    uint64_t owner_waits;                 /* claims that left a remainder to its owner */
+    /* Owner-first (loc): the data's homes (P + 1), the block words as last
+     * read and what each block has left (P each). */
+    int loc;
+    int homed; /* the loop has data owned by ranks */
+    const unsigned long *home;
+    uint64_t *blk, *blk_rem;
+    double wait_ns; /* LF__MPI_WAIT for an owner: about how long it needs */
+    /* Other ranks may be fetching from this rank's block: always without
+     * owner-first; with it, once another rank took from its block's back. */
+    int served;
+    /* Its affine costs (seed 003), kept over the handle's loops while they
+     * use the same data (costs_data: its id), so that a fit rests on more
+     * than one loop's few fetches; otherwise per loop. */
+    struct lf__exec_costs costs;
+    uint64_t costs_data;
     struct lf__view view;
     struct lf__wstat *w;     /* P statistics slots: this rank's own, the others' as last read */
     uint64_t *cal0;          /* P */
@@ -145,7 +175,9 @@ struct lf__mpi_rank {
 };
 
 /* lf__mpi_rank_claim's answer when a stream has nothing to hand out yet
- * but is not closed: let go of any lock, wait, and ask again. */
+ * but is not closed, or when what is left is best left to its owners
+ * (owner-first; r->wait_ns says about how long they need): let go of any
+ * lock, wait, and ask again. */
 #define LF__MPI_WAIT (-1)
 
 /* Collective: set up r over comm for schedule s (copied).  0, or -ENOMEM. */
@@ -153,10 +185,16 @@ int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sc
 /* Collective: release it. */
 void lf__mpi_rank_free(struct lf__mpi_rank *r);
 /* The rank enters its next instance, of n iterations (stream: items
- * appended while it runs) with bounds fingerprint fp: 0, or -ERANGE when
- * the instance was entered by another rank with other bounds (the rank
- * has then left it). */
-int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp);
+ * appended while it runs) with bounds fingerprint fp and data d (NULL:
+ * none; else d->home[P] == n): 0, or -ERANGE when the instance was entered
+ * by another rank with other bounds (the rank has then left it).  With d,
+ * the instance runs owner-first when lib/exec's locality mode says so for
+ * the rank schedule (numa=on, the default, and a policy that is not
+ * static), on >= 2 ranks, in one-sided mode, every block within
+ * LF__MPI_BLK_MAX. */
+struct lf_mpi_data;
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp,
+                       const struct lf_mpi_data *d);
 /* Whether schedule s can size a stream's chunks: its policy must not need
  * the trip count (NULL), else a message naming those that can. */
 const char *lf__mpi_stream_refused(const struct lf__sched *s);
@@ -166,6 +204,10 @@ void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, i
 /* Claim the rank's next chunk into *c: 1, 0 when nothing is left for this
  * rank (or the policy stopped it), LF__MPI_WAIT (a stream, for now). */
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c);
+/* Whether other ranks may be fetching from this rank's block now (see
+ * served); under owner-first, until one is seen, reads the block's word
+ * (one atomic on the host window). */
+int lf__mpi_rank_served(struct lf__mpi_rank *r);
 /* The rank's team completed chunk c (in claim order). */
 void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c);
 /* The rank leaves the instance. */
@@ -186,6 +228,7 @@ struct lf_mpi_data {
     char *out;
     size_t in_elem, out_elem;
     MPI_Win win_in, win_out; /* MPI_WIN_NULL when there is no input, output */
+    uint64_t id;             /* this process's number for it (never 0) */
 };
 
 /* A rank chunk's buffers: where its input is (in_at: the copy, or the

@@ -11,6 +11,15 @@
  * policy's state; start() and calibrated() see the same numbers on every
  * rank (the trip count and team size; the calibration reports, all in
  * before the phase changes), so the ranks plan alike.
+ *
+ * Owner-first (a loop whose data ranks own): the claim variant is lib/exec's
+ * domain claim, a rank's block its domain.  A rank claims its own block from
+ * the front, then the back of the block with the most left, sized by the
+ * policy, by lib/exec's domain rule and by whether the fetch pays
+ * (lf__exec_fetch_size, from the affine costs this rank measured and the
+ * owner's published rate); when it does not, the rank waits for the owner
+ * rather than leave (an owner may still leave early, and then its block is
+ * the others').
  */
 #include "config.h"
 
@@ -61,8 +70,11 @@ int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sc
     r->mem.ipt = calloc((size_t)P, sizeof *r->mem.ipt);
     r->mem.cal = calloc((size_t)P, sizeof *r->mem.cal);
     r->mem.cost = calloc((size_t)P, sizeof *r->mem.cost);
+    r->blk = calloc((size_t)P, sizeof *r->blk);
+    r->blk_rem = calloc((size_t)P, sizeof *r->blk_rem);
     r->use_mem = !master && r->sched.memory && lf__exec_mem_wanted(&r->sched);
-    int ok = r->w && r->cal0 && r->mem.ipt && r->mem.cal && r->mem.cost, all;
+    int ok = r->w && r->cal0 && r->mem.ipt && r->mem.cal && r->mem.cost && r->blk && r->blk_rem,
+        all;
     if (ok && master)
         ok = lf__mpi_master_init(r) == 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
@@ -86,6 +98,8 @@ void lf__mpi_rank_free(struct lf__mpi_rank *r)
     free(r->mem.ipt);
     free(r->mem.cal);
     free(r->mem.cost);
+    free(r->blk);
+    free(r->blk_rem);
 }
 
 /* The slot's memory from the host into r->mem (words as doubles). */
@@ -150,8 +164,33 @@ static uint64_t limit(const struct lf__mpi_rank *r)
     return r->stream ? lf__mpi_get(&r->win, ctl(r, LF__MW_AVAIL)) : r->n;
 }
 
-static uint64_t unclaimed(const struct lf__mpi_rank *r)
+/* Owner-first: read every block word into r->blk and what each block has
+ * left into r->blk_rem; returns what all have left. */
+static uint64_t blk_read(struct lf__mpi_rank *r)
 {
+    int P = r->win.P;
+    uint64_t all = 0;
+    lf__mpi_get_block(&r->win, lf__mpi_blk(&r->win, r->slot, 0), P, r->blk);
+    for (int j = 0; j < P; j++) {
+        uint64_t taken = (r->blk[j] & LF__MPI_BLK_MAX) + (r->blk[j] >> 32);
+        r->blk_rem[j] = r->home[j + 1] - r->home[j] - taken;
+        all += r->blk_rem[j];
+    }
+    r->served |= (r->blk[r->win.rank] >> 32) != 0;
+    return all;
+}
+
+int lf__mpi_rank_served(struct lf__mpi_rank *r)
+{
+    if (!r->served && r->inside && r->loc)
+        r->served = lf__mpi_get(&r->win, lf__mpi_blk(&r->win, r->slot, r->win.rank)) >> 32 != 0;
+    return r->served;
+}
+
+static uint64_t unclaimed(struct lf__mpi_rank *r)
+{
+    if (r->loc)
+        return blk_read(r);
     uint64_t at = lf__mpi_get(&r->win, ctl(r, LF__MW_NEXT)), end = limit(r);
     return at < end ? end - at : 0;
 }
@@ -187,7 +226,19 @@ void lf__mpi_stream_append(struct lf__mpi_rank *r, uint64_t g, uint64_t count, i
         lf__mpi_fadd(&r->win, lf__mpi_ctl(&r->win, s, LF__MW_AVAIL), count);
 }
 
-int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp)
+/* Whether the instance with data d runs owner-first (lf__mpi_rank_begin). */
+static int owner_first(const struct lf__mpi_rank *r, const struct lf_mpi_data *d)
+{
+    if (!d || r->master || r->win.P < 2)
+        return 0;
+    for (int j = 0; j < r->win.P; j++)
+        if (d->home[j + 1] - d->home[j] > LF__MPI_BLK_MAX)
+            return 0;
+    return lf__exec_loc_modes(&r->sched, 1, d->in_elem > 0).loc;
+}
+
+int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t fp,
+                       const struct lf_mpi_data *d)
 {
     uint64_t g = r->entered++;
     r->slot = (int)(g % LF__MPI_RING);
@@ -199,8 +250,16 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->stopped = 0;
     r->k = 0;
     r->chunks = r->iters = r->staged_iters = 0;
+    r->local_chunks = r->remote_chunks = 0;
     r->claim_s = r->busy_s = r->stage_s = 0.0;
-    memset(&r->costs, 0, sizeof r->costs);
+    r->homed = d != NULL;
+    r->home = d ? d->home : NULL;
+    r->loc = owner_first(r, d);
+    r->served = !r->loc;
+    /* The same data as the previous loop: the same links, the fit goes on. */
+    if (!d || d->id != r->costs_data)
+        memset(&r->costs, 0, sizeof r->costs);
+    r->costs_data = d ? d->id : 0;
     r->t_entry = r->t_prev_end = MPI_Wtime();
     /* The first rank in fixes the bounds and the instance's clock origin. */
     uint64_t seen = lf__mpi_cas(&r->win, ctl(r, LF__MW_FP), 0, fp);
@@ -221,8 +280,9 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->cal_size = r->cal0[r->win.rank];
     /* A stream claims by compare-and-swap: a fetch-and-add could run past
      * the items appended so far. */
-    r->kind = stream ? LF__CLAIM_CAS : lf__exec_claim_kind(&r->ex, 0, 0, &r->fa_chunk);
-    r->timed = lf__exec_needs_times(&r->sched);
+    r->kind = stream ? LF__CLAIM_CAS : lf__exec_claim_kind(&r->ex, r->loc, 0, &r->fa_chunk);
+    /* Owner-first reads the owners' rates and whether they are gone. */
+    r->timed = lf__exec_needs_times(&r->sched) || r->loc;
     if (seen != 0 && seen != fp) {
         lf__mpi_rank_end(r);
         return -ERANGE;
@@ -272,11 +332,26 @@ static int try_stop(struct lf__mpi_rank *r)
         if (old == a) {
             r->stopped = 1;
             lf__exec_worker_gone(&r->ex, r->win.rank);
+            if (r->timed)
+                publish(r); /* an owner-first rank waiting on its block sees it gone */
             return 1;
         }
         a = old;
     }
     return 0;
+}
+
+/* The size of this rank's claim when rem >= 1 iterations are left: its
+ * calibration chunk (want), else the policy's; 0 when the policy stopped
+ * the rank. */
+static uint64_t size_claim(struct lf__mpi_rank *r, uint64_t want, double now, uint64_t rem)
+{
+    if (want)
+        return lf__exec_clip(&r->ex, want, rem);
+    uint64_t c = lf__exec_claim_size(&r->ex, r->win.rank, rem, now);
+    if (c == 0 && try_stop(r))
+        return 0;
+    return c ? c : 1;
 }
 
 /* LF__CLAIM_CAS: sized from the remainder the counter shows, then one
@@ -292,15 +367,9 @@ static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uin
     uint64_t end = limit(r);
     *wait = r->stream && !closed && cur >= end;
     while (cur < end) {
-        uint64_t rem = end - cur, c;
-        if (want) {
-            c = lf__exec_clip(&r->ex, want, rem);
-        } else {
-            c = lf__exec_claim_size(&r->ex, r->win.rank, rem, now);
-            if (c == 0 && try_stop(r))
-                return 0;
-            c = c ? c : 1;
-        }
+        uint64_t c = size_claim(r, want, now, end - cur);
+        if (!c)
+            return 0;
         uint64_t old = lf__mpi_cas(&r->win, ctl(r, LF__MW_NEXT), cur, cur + c);
         if (old == cur) {
             *lo = cur;
@@ -310,6 +379,63 @@ static uint64_t claim_cas(struct lf__mpi_rank *r, uint64_t want, double now, uin
     }
     *wait = r->stream && !closed;
     return 0;
+}
+
+/* What this rank knows of a fetch from rank d's block: its own fitted
+ * costs (its compute rate in this loop first), and the owner's rate as last
+ * published (none once the owner is gone). */
+static struct lf__fetch fetch_of(const struct lf__mpi_rank *r, int d)
+{
+    struct lf__fetch f = {0};
+    f.costs = lf__exec_costs_stage(&r->costs, &f.beta, &f.s) == 0;
+    f.staged = r->costs.k_staged;
+    double alpha;
+    if (lf__exec_costs_comp(&r->costs, &alpha, &f.t_self) != 0)
+        f.t_self = 0.0;
+    if (r->iters)
+        f.t_self = r->busy_s * 1e9 / (double)r->iters;
+    const struct lf__wstat *o = &r->w[d];
+    uint64_t it = lf__word_get(&o->iters);
+    if (it && !lf__word_get(&o->stopped))
+        f.t_owner = (double)lf__word_get(&o->busy_ns) / (double)it;
+    return f;
+}
+
+/* LF__CLAIM_DOMAINS (owner-first): this rank's own block from the front
+ * while it has any, else the back of the block with the most left
+ * (lib/exec's domain pick and chunk), unless the fetch does not pay: then
+ * *wait, and r->wait_ns is about what the owner needs.  One
+ * compare-and-swap on the block's word; a lost race reads them again. */
+static uint64_t claim_blocks(struct lf__mpi_rank *r, uint64_t want, double now, uint64_t *lo,
+                             int *wait)
+{
+    static const struct lf__loc_times fetched; /* every remote chunk is fetched (staging) */
+    int me = r->win.rank, P = r->win.P;
+    for (;;) {
+        uint64_t all = blk_read(r);
+        int d = lf__loc_pick(r->blk_rem, P, me);
+        if (d < 0)
+            return 0;
+        uint64_t c = size_claim(r, want, now, all);
+        if (!c)
+            return 0;
+        c = lf__exec_domain_chunk(c, me, d, r->blk_rem[d], 1, P, P, &fetched, 1);
+        if (d != me) {
+            struct lf__fetch f = fetch_of(r, d);
+            c = lf__exec_fetch_size(c, r->blk_rem[d], &f);
+            if (!c) {
+                r->wait_ns = (double)r->blk_rem[d] * f.t_owner;
+                *wait = 1;
+                return 0;
+            }
+        }
+        uint64_t front = r->blk[d] & LF__MPI_BLK_MAX, back = r->blk[d] >> 32;
+        uint64_t word = d == me ? r->blk[d] + c : r->blk[d] + (c << 32);
+        if (lf__mpi_cas(&r->win, lf__mpi_blk(&r->win, r->slot, d), r->blk[d], word) == r->blk[d]) {
+            *lo = d == me ? r->home[d] + front : r->home[d + 1] - back - c;
+            return c;
+        }
+    }
 }
 
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
@@ -331,6 +457,7 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
     double now = (t - r->t_begin) * 1e9;
     uint64_t want = calibration_want(r), lo = 0, n = 0;
     int wait = 0;
+    r->wait_ns = 0.0;
     if (r->timed && r->run)
         refresh(r);
     switch (r->kind) {
@@ -344,8 +471,10 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
         n = r->sched.pol->partition(r->pstate, &r->view, r->win.rank, r->k++, &lo);
         break;
     case LF__CLAIM_CAS:
-    case LF__CLAIM_DOMAINS: /* never chosen: ranks have no domains */
         n = claim_cas(r, want, now, &lo, &wait);
+        break;
+    case LF__CLAIM_DOMAINS:
+        n = claim_blocks(r, want, now, &lo, &wait);
         break;
     }
     double t1 = MPI_Wtime();
@@ -366,6 +495,8 @@ void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
     double t = MPI_Wtime();
     r->iters += c->n;
     r->staged_iters += c->remote;
+    if (r->homed)
+        *(c->remote ? &r->remote_chunks : &r->local_chunks) += 1;
     r->stage_s += c->stage_ns * 1e-9;
     /* Compute: from the claim to the team's last thread out, less staging. */
     double span = (t - c->t_claim) * 1e9;
@@ -421,6 +552,10 @@ static void recycle(struct lf__mpi_rank *r, uint64_t g)
     for (int j = 0; j < r->win.P; j++)
         lf__mpi_put_block(&r->win, lf__mpi_stat(&r->win, r->slot, j), (int)LF__MPI_WSTAT_WORDS,
                           zero);
+    const int per = (int)(sizeof zero / sizeof *zero);
+    for (int j = 0; r->loc && j < r->win.P; j += per)
+        lf__mpi_put_block(&r->win, lf__mpi_blk(&r->win, r->slot, j),
+                          r->win.P - j < per ? r->win.P - j : per, zero);
     /* Every reset above is complete at the host (flushed) before the slot
      * opens. */
     lf__mpi_put(&r->win, ctl(r, LF__MW_STATE), g);

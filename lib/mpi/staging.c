@@ -20,8 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics.h"
 #include "loopfarm/mpi.h"
 #include "mpi/mpi.h"
+
+/* The ids of this process's data (lf_mpi_data.id). */
+static lf__au64 data_ids;
 
 /* Bytes per MPI call: counts are int. */
 #define PIECE ((size_t)1 << 30)
@@ -124,8 +128,10 @@ int lf_mpi_data_create(lf_mpi_data **out, lf_mpi_loop *ml, const unsigned long *
         return -ENOMEM;
     }
     memcpy(hm, home, ((size_t)P + 1) * sizeof *hm);
-    *d = (struct lf_mpi_data){comm,      P,       me,       hm,           in_local,
-                              out_local, in_elem, out_elem, MPI_WIN_NULL, MPI_WIN_NULL};
+    /* Relaxed: a number, unique in the process; nothing is published by it. */
+    uint64_t id = lf__fetch_add_relaxed(&data_ids, 1) + 1;
+    *d = (struct lf_mpi_data){comm,    P,        me,           hm,           in_local, out_local,
+                              in_elem, out_elem, MPI_WIN_NULL, MPI_WIN_NULL, id};
     unsigned long blk = home[me + 1] - home[me];
     int rc = expose(comm, in_local, blk * in_elem, in_elem, &d->win_in);
     rc = rc ? rc : expose(comm, out_local, blk * out_elem, out_elem, &d->win_out);
@@ -247,6 +253,19 @@ static void put_bytes(const char *src, size_t bytes, int rank, size_t disp, MPI_
     }
 }
 
+/* Complete this rank's transfers on win with the other owners of
+ * [lo, lo + n), flushing those ranks only: a one-sided component that
+ * needs its target to enter MPI (Open MPI's osc/pt2pt) would make
+ * MPI_Win_flush_all wait for every rank, a busy owner it never touched
+ * included. */
+static void flush_owners(const struct lf_mpi_data *d, uint64_t lo, uint64_t n, MPI_Win win)
+{
+    uint64_t hi = lo + n;
+    for (int j = owner_of(d, lo); j < d->P && d->home[j] < hi; j++)
+        if (j != d->me && d->home[j + 1] > lo && d->home[j + 1] > d->home[j])
+            MPI_Win_flush(j, win);
+}
+
 uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
                           struct lf__mpi_buf *b, int ahead)
 {
@@ -281,7 +300,7 @@ uint64_t lf__mpi_stage_in(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
                       d->win_in, ahead ? b : NULL, d);
     }
     if (dst && !ahead)
-        MPI_Win_flush_all(d->win_in); /* every MPI_Get above is complete here */
+        flush_owners(d, lo, n, d->win_in); /* every MPI_Get above is complete here */
     b->in_at = dst;
     return remote;
 }
@@ -304,5 +323,5 @@ void lf__mpi_stage_out(const struct lf_mpi_data *d, uint64_t lo, uint64_t n,
         else
             put_bytes(src, bytes, j, (size_t)(a - d->home[j]) * d->out_elem, d->win_out);
     }
-    MPI_Win_flush_all(d->win_out); /* complete at the owners: lf_mpi_data_sync relies on it */
+    flush_owners(d, lo, n, d->win_out); /* complete at the owners: lf_mpi_data_sync relies on it */
 }

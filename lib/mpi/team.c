@@ -11,7 +11,9 @@
  * entries, like the dispatcher's slots; an entry is reused once the whole
  * team has left its chunk.  Everything that calls MPI runs under the
  * handle's lock (MPI_THREAD_SERIALIZED), once per rank chunk, never per
- * thread chunk.
+ * thread chunk, except that in a loop with data a thread lets MPI progress
+ * between its chunks at most every 100 us (poke), so that other ranks'
+ * fetches from this rank's blocks complete while it computes.
  */
 #include "config.h"
 
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "loopfarm/mpi.h"
 #include "mpi/mpi.h"
@@ -51,6 +54,7 @@ struct member {
     uint64_t lo_k;    /* logical start of rank chunk k */
     uint64_t first;   /* logical start of its current chunk */
     int has_chunk;    /* lf_mpi_loop_next handed it one that is current */
+    uint64_t poked;   /* when it last let MPI progress (ns, CLOCK_MONOTONIC) */
 } __attribute__((aligned(64)));
 
 struct lf_mpi_loop {
@@ -388,8 +392,10 @@ static int enter(lf_mpi_loop *ml, int tid, uint64_t n, long lo, long incr, lf_mp
             ml->t_entry = MPI_Wtime();
             for (int i = 0; i < LF__MPI_RING; i++)
                 ml->ring[i].seq = UINT64_MAX;
-            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, stream,
-                                                   fingerprint(n, lo, incr) ^ (uint64_t)stream);
+            /* Ranks that disagree on whether the loop has data would claim
+             * from different counters: the fingerprint tells them apart. */
+            uint64_t fp = fingerprint(n, lo, incr) ^ (uint64_t)stream ^ (d ? 2 : 0);
+            rc = ml->begin_rc = lf__mpi_rank_begin(&ml->rank, n, stream, fp, d);
             ml->over = rc != 0; /* the rank left at once: no chunks */
             break;
         }
@@ -431,6 +437,21 @@ static void leave_chunk(lf_mpi_loop *ml, uint64_t k)
 static int free_entry(const lf_mpi_loop *ml, const struct entry *e)
 {
     return e->seq == UINT64_MAX || e->left == ml->T;
+}
+
+/* Wait before asking for a rank chunk again: for an owner that needs
+ * about wait_ns to end its block, a quarter of that (at most 1 ms, so that
+ * an owner that leaves early is noticed soon), letting the core go to the
+ * owner where they share it; otherwise a backoff. */
+static void wait_again(double wait_ns, unsigned *spins)
+{
+    if (wait_ns <= 0.0) {
+        backoff(spins);
+        return;
+    }
+    double ns = wait_ns / 4 < 1e6 ? wait_ns / 4 : 1e6;
+    struct timespec ts = {0, ns > 1000 ? (long)ns : 1000};
+    nanosleep(&ts, NULL);
 }
 
 /* Claim the rank's next chunk, number k, into the free entry e and stage
@@ -508,9 +529,11 @@ static int chunk_of(lf_mpi_loop *ml, uint64_t k, struct lf__mpi_chunk *c, int sk
         if (k == ml->nseq && !skip && free_entry(ml, e)) {
             int got = take(ml, e, k, 0);
             if (got == LF__MPI_WAIT) {
-                /* A stream with nothing yet: let its producer in. */
+                /* A stream with nothing yet (let its producer in), or what
+                 * is left is best left to its owner. */
+                double ns = ml->rank.wait_ns;
                 pthread_mutex_unlock(&ml->lock);
-                backoff(&spins);
+                wait_again(ns, &spins);
                 continue;
             }
             if (got)
@@ -544,6 +567,37 @@ static long sub_hi(uint64_t c)
     return (long)((unsigned long)LONG_MIN + c);
 }
 
+/* How often a thread of a loop with data lets MPI progress (ns), and how
+ * often, until another rank takes from this rank's block, it looks. */
+#define POKE_NS 100000
+#define PEEK_NS 1000000
+
+/* Let MPI progress other ranks' fetches from this rank's blocks, at most
+ * every POKE_NS per thread, only when no other thread of the team is in
+ * MPI and only while others may be fetching from it (rank.c's served:
+ * under owner-first, once one took from its block's back): a window over
+ * the caller's memory (MPI_Win_create) may be served by a one-sided
+ * component that needs its target to enter MPI (Open MPI's osc/pt2pt on
+ * one node), and an owner computing its own block otherwise enters MPI
+ * only at its next claim, so a fetch from it would wait for that long.  A
+ * progress call may yield the core (mpi_yield_when_idle, which Open MPI
+ * sets for oversubscribed ranks): hence not while nobody fetches. */
+static void poke(lf_mpi_loop *ml, struct member *me)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (now - me->poked < (ml->rank.served ? POKE_NS : PEEK_NS) ||
+        pthread_mutex_trylock(&ml->lock) != 0)
+        return;
+    me->poked = now;
+    if (lf__mpi_rank_served(&ml->rank)) {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ml->data->comm, &flag, MPI_STATUS_IGNORE);
+    }
+    pthread_mutex_unlock(&ml->lock);
+}
+
 /* Thread tid's next chunk; with skip, enter and leave every remaining
  * rank chunk's sub-loop without taking any iteration (a thread leaving
  * early still lets its team's sub-loops close). */
@@ -561,6 +615,8 @@ static int next(lf_mpi_loop *ml, int tid, long *first, unsigned long *count, int
                 *count = n;
                 me->first = k;
                 me->has_chunk = 1;
+                if (ml->data)
+                    poke(ml, me);
                 return 1;
             }
             lf_loop_end(ml->sub, tid);
@@ -630,6 +686,9 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
             .beta_ns = lf__word_getd(&w->stage_lat_ns),
             .stage_ns_per_iter = lf__word_getd(&w->stage_ns_per_iter),
             .from_memory = r->from_memory,
+            .local_chunks = r->local_chunks,
+            .remote_chunks = r->remote_chunks,
+            .owner_first = r->loc,
         };
     }
     pthread_mutex_unlock(&ml->lock);

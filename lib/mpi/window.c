@@ -17,12 +17,12 @@
 
 #include "mpi/mpi.h"
 
-/* Words of one slot: its control block, P statistics slots and its
- * memory (a valid word, then LF__MPI_MEM_WORDS per rank). */
+/* Words of one slot: its control block, P statistics slots, its memory
+ * (a valid word, then LF__MPI_MEM_WORDS per rank) and P block words. */
 static MPI_Aint slot_words(int P)
 {
     return LF__MW_CTL + (MPI_Aint)P * (MPI_Aint)LF__MPI_WSTAT_WORDS + 1 +
-           (MPI_Aint)P * LF__MPI_MEM_WORDS;
+           (MPI_Aint)P * LF__MPI_MEM_WORDS + P;
 }
 
 MPI_Aint lf__mpi_ctl(const struct lf__mpi_win *w, int s, int k)
@@ -38,6 +38,11 @@ MPI_Aint lf__mpi_stat(const struct lf__mpi_win *w, int s, int j)
 MPI_Aint lf__mpi_mem(const struct lf__mpi_win *w, int s)
 {
     return lf__mpi_stat(w, s, w->P);
+}
+
+MPI_Aint lf__mpi_blk(const struct lf__mpi_win *w, int s, int j)
+{
+    return lf__mpi_mem(w, s) + 1 + (MPI_Aint)w->P * LF__MPI_MEM_WORDS + j;
 }
 
 int lf__mpi_win_open(struct lf__mpi_win *w, MPI_Comm comm)

@@ -277,9 +277,9 @@ LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid,
 LF_API void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid);
 
 /* A loop that runs without a handle: a schedule that needs nothing but a
- * shared counter (dynamic, guided: no times, nothing learned) costs its
- * claims and the team's meeting only.  The storage is the library's, in
- * the member's own LF_FOR cursor. */
+ * shared counter and sizes its claims from what is left (guided: no
+ * times, nothing learned) costs its claims and the team's meeting only.
+ * The storage is the library's, in the member's own LF_FOR cursor. */
 struct lf_omp_light {
     void *lf__w[32];
 };

@@ -82,7 +82,7 @@ static inline struct lf__omp_for lf__omp_for_begin(struct lf_site *site, long lo
     f.count = 0;
     f.data = data;
     f.ninputs = 0;
-    /* A schedule that needs nothing but a counter runs without a handle. */
+    /* A schedule that needs nothing but a counter (guided) runs without a handle. */
     f.light = !data && lf_omp_light_begin(site, spec, nthreads, f.tid, lo, hi, incr, &f.lt);
     if (f.light) {
         f.lease = (lf_omp_lease *)0;

@@ -328,7 +328,9 @@ static void test_solo_runs_untimed(void)
     CU_ASSERT_EQUAL_FATAL(lf__sched_parse("auto", &s, err, sizeof err), 0);
     CU_ASSERT(lf__exec_solo(&s, 1));
     CU_ASSERT(!lf__exec_solo(&s, 2));
-    CU_ASSERT(lf__exec_needs_times(&s)); /* a team of two times its chunks */
+    CU_ASSERT(lf__exec_needs_times(&s, 2)); /* a team of two times its chunks */
+    CU_ASSERT(!lf__exec_needs_times(&s, 1));
+    CU_ASSERT(lf__exec_mem_wanted(&s, 2) && !lf__exec_mem_wanted(&s, 1));
     /* What the instance ends with does not touch the memory of a team of one. */
     struct lf__wstat w[1];
     memset(w, 0, sizeof w);

@@ -39,10 +39,20 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
     return c ? c : 1;
 }
 
-/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add. */
+/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add; a team
+ * of one needs no read-modify-write. */
 static inline uint64_t claim_fetch_add(struct lf__slot *s, uint64_t *lo)
 {
-    return lf__counter_take(&s->next, s->n, s->fa_chunk, s->solo, lo);
+    uint64_t c = s->fa_chunk, at;
+    if (s->solo) {
+        at = lf__load_relaxed(&s->next);
+        lf__store_relaxed(&s->next, at < s->n ? at + c : at);
+    } else {
+        /* Relaxed: the range is the only thing the counter hands out. */
+        at = lf__fetch_add_relaxed(&s->next, c);
+    }
+    *lo = at;
+    return at < s->n ? (s->n - at < c ? s->n - at : c) : 0;
 }
 
 static uint64_t claim_fa(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,

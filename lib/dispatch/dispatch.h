@@ -239,29 +239,11 @@ static inline long lf__index_of(const struct lf__slot *s, uint64_t k)
     return lf__index_at(s->lo, s->incr, k);
 }
 
-/* ---- The two claims on a counter of n iterations (a slot's, claim.c; a
- * handle-free instance's, light.c): each sets *lo and returns the size
- * of [*lo, *lo + size), 0 when nothing is left. ---- */
-
-/* A fixed size c with one fetch-and-add; a counter nobody else writes
- * (solo) needs no read-modify-write. */
-static inline uint64_t lf__counter_take(lf__au64 *next, uint64_t n, uint64_t c, int solo,
-                                        uint64_t *lo)
-{
-    uint64_t at;
-    if (solo) {
-        at = lf__load_relaxed(next);
-        lf__store_relaxed(next, at < n ? at + c : at);
-    } else {
-        /* Relaxed: the range is the only thing the counter hands out. */
-        at = lf__fetch_add_relaxed(next, c);
-    }
-    *lo = at;
-    return at < n ? (n - at < c ? n - at : c) : 0;
-}
-
-/* A size from what is left, with a CAS loop: size(ctx, r) for the r >= 1
- * unclaimed iterations, 0 when the member takes none. */
+/* The claim on a counter of n iterations that a slot's CAS variant
+ * (claim.c) and a handle-free instance (light.c) share: a size from what
+ * is left, size(ctx, r) for the r >= 1 unclaimed iterations (0: the member
+ * takes none), then a CAS loop; sets *lo and returns the size of
+ * [*lo, *lo + size), 0 when nothing is left. */
 static inline uint64_t lf__counter_cas(lf__au64 *next, uint64_t n,
                                        uint64_t (*size)(void *ctx, uint64_t r), void *ctx,
                                        uint64_t *lo)
@@ -293,21 +275,21 @@ struct lf__light {
     struct lf__exec x; /* x.view is set on each use: the cursor may be copied */
     lf__au64 *next;    /* the team's counter; NULL: own (a team of one) */
     lf__au64 own;
-    uint64_t n, fa; /* trip count; the fixed size of a fetch-and-add claim, 0: CAS */
+    uint64_t n; /* trip count; 0 for a member that runs nothing */
     long lo, incr;
     int tid;
-    int met;  /* lib/omp: the member holds the work share the team met in */
-    int none; /* lib/omp: the member's bounds differ from its team's: it runs nothing */
+    int met; /* lib/omp: the member holds the work share the team met in */
 };
 
 /* Whether the loops of schedule s on a team of P may run without a
- * handle: lf__exec_light, and nothing the dispatcher does per handle is
- * asked for (LF_TRACE, LF_BIND). */
+ * handle: lf__exec_light, claims sized from the remainder (a fixed size
+ * keeps a slot's fetch-and-add), and nothing the dispatcher does per
+ * handle is asked for (LF_TRACE, LF_BIND). */
 int lf__light_ok(const struct lf__sched *s, int P);
 
 /* Member tid of a team of P starts an instance of s over n iterations
- * from lo by incr; cap: OpenMP's guided bound; next: the team's zeroed
- * counter, NULL for a team of one. */
+ * from lo by incr (n = 0: the member takes none); cap: OpenMP's guided
+ * bound; next: the team's zeroed counter, NULL for a team of one. */
 void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int tid, int cap,
                      long lo, long incr, uint64_t n, lf__au64 *next);
 
@@ -321,14 +303,9 @@ static inline uint64_t lf__light_size(void *ctx, uint64_t r)
  * (inline: lib/omp's lf_omp_light_next is the whole per-chunk path). */
 static inline int lf__light_next(struct lf__light *lt, long *first, unsigned long *count)
 {
-    uint64_t lo, c;
-    lf__au64 *next = lt->next ? lt->next : &lt->own;
-    if (lt->fa) {
-        c = lf__counter_take(next, lt->n, lt->fa, lt->next == NULL, &lo);
-    } else {
-        lt->x.view = &lt->v;
-        c = lf__counter_cas(next, lt->n, lf__light_size, lt, &lo);
-    }
+    uint64_t lo;
+    lt->x.view = &lt->v;
+    uint64_t c = lf__counter_cas(lt->next ? lt->next : &lt->own, lt->n, lf__light_size, lt, &lo);
     if (!c)
         return 0;
     *first = lf__index_at(lt->lo, lt->incr, lo);

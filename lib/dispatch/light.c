@@ -1,7 +1,8 @@
 /* lib/dispatch/light.c - loop instances that run without a handle.
  *
  * A schedule whose chunks follow from the remainder, the team size and its
- * parameters alone (lf__exec_light: dynamic, guided, trad, deal) reads no
+ * parameters alone (lf__exec_light: guided, deal; fixed sizes keep a
+ * slot, see lf__light_ok) reads no
  * time, calibrates nothing and learns nothing, so an instance of it is a
  * counter and its bounds.  Each member keeps the view and the protocol's
  * handle in its own cursor (they are the same for every member: the trip
@@ -23,12 +24,12 @@ _Static_assert(_Alignof(struct lf__light) <= _Alignof(struct lf_omp_light),
 
 int lf__light_ok(const struct lf__sched *s, int P)
 {
-    /* Fixed-size claims (dynamic, trad) keep their handle: a slot's
-     * fetch-and-add path is shorter than this one's (lf-claim-cost, 2
-     * threads: 0.99 of libgomp's dynamic,1 on a slot against 1.08 here),
+    /* Fixed sizes (dynamic, trad) keep their handle: a slot's fetch-and-add
+     * path is shorter than a handle-free instance's (lf-claim-cost, 2
+     * threads: 0.96 of libgomp's dynamic,1 on a slot against 1.08 here),
      * and a leased handle's entry is paid once per loop, not per chunk. */
-    return P >= 1 && lf__exec_light(s) && !(s->pol->flags & LF__P_FIXED) && !lf__trace_enabled() &&
-           lf__bind_mode() == LF__BIND_NONE;
+    return P >= 1 && lf__exec_light(s, P) && !(s->pol->flags & LF__P_FIXED) &&
+           !lf__trace_enabled() && lf__bind_mode() == LF__BIND_NONE;
 }
 
 void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int tid, int cap,
@@ -43,6 +44,4 @@ void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int
     lt->lo = lo;
     lt->incr = incr;
     lt->tid = tid;
-    uint64_t fa;
-    lt->fa = lf__exec_claim_kind(&lt->x, 0, 0, &fa) == LF__CLAIM_FETCH_ADD ? fa : 0;
 }

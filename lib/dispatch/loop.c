@@ -197,7 +197,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* What the site learned matters only to schedules that calibrate or
      * read times; the others skip the lock. */
     int calib;
-    if (lf__exec_mem_wanted(&l->sched) && !lf__exec_solo(&l->sched, l->P)) {
+    if (lf__exec_mem_wanted(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
         calib = lf__exec_start(&s->ex, &l->mem, s->cal0);
@@ -225,8 +225,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
     /* Pieces are sized in time: a leasing instance is timed. */
-    LF__SET(s->untimed, !s->trace && !lf__located(s) &&
-                            (!lf__exec_needs_times(&l->sched) || lf__exec_solo(&l->sched, l->P)) &&
+    LF__SET(s->untimed, !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched, l->P) &&
                             mode == LF__LEASE_OFF);
     LF__SET(s->solo, P == 1);
     /* An untimed instance of a leased handle reads no clock (its t_begin

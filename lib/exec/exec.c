@@ -72,16 +72,17 @@ uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int ow
     return lf__loc_steal(c, t, staging, rem, owners);
 }
 
-int lf__exec_needs_times(const struct lf__sched *s)
+int lf__exec_needs_times(const struct lf__sched *s, int P)
 {
-    return s->pol->feedback || (s->pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE));
+    return !lf__exec_solo(s, P) &&
+           (s->pol->feedback || (s->pol->flags & (LF__P_CALIB | LF__P_MAYSTOP | LF__P_MEASURE)));
 }
 
-int lf__exec_light(const struct lf__sched *s)
+int lf__exec_light(const struct lf__sched *s, int P)
 {
     const struct lf__policy *pol = s->pol;
     unsigned heavy = LF__P_STATIC | LF__P_LEASE | LF__P_PROFILE;
-    return !lf__exec_needs_times(s) && !lf__exec_calibrates(s) && !lf__exec_mem_wanted(s) &&
+    return !lf__exec_needs_times(s, P) && !lf__exec_calibrates(s) && !lf__exec_mem_wanted(s, P) &&
            !(pol->flags & heavy) && !pol->start && s->lease <= 0;
 }
 
@@ -95,9 +96,9 @@ int lf__exec_calibrates(const struct lf__sched *s)
     return (s->pol->flags & LF__P_CALIB) && !(s->pol->flags & LF__P_STATIC);
 }
 
-int lf__exec_mem_wanted(const struct lf__sched *s)
+int lf__exec_mem_wanted(const struct lf__sched *s, int P)
 {
-    return (s->pol->flags & (LF__P_CALIB | LF__P_MEASURE | LF__P_MAYSTOP)) != 0;
+    return !lf__exec_solo(s, P) && (s->pol->flags & (LF__P_CALIB | LF__P_MEASURE | LF__P_MAYSTOP));
 }
 
 int lf__exec_psum_wanted(const struct lf__sched *s, int P)
@@ -148,7 +149,7 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     const struct lf__policy *pol = s->pol;
     struct lf__view *v = x->view;
     int P = v->nworkers;
-    int wanted = m && lf__exec_mem_wanted(s) && !lf__exec_solo(s, P);
+    int wanted = m && lf__exec_mem_wanted(s, P);
     int use_mem = wanted && m->valid && s->memory && !s->cal_paper;
     /* Values that the previous execution left in place are not stored
      * again: a dispatcher's members keep the lines in their caches. */

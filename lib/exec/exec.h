@@ -180,18 +180,19 @@ static inline uint64_t lf__exec_calib_size(const struct lf__exec *x, uint64_t wa
 uint64_t lf__exec_domain_chunk(uint64_t c, int self, int d, uint64_t rem, int owners, int P,
                                int ndom, const struct lf__loc_times *t, int staging);
 
-/* Whether the executor must time every chunk: the policy reads measured
- * times (calibration, stops, LF__P_MEASURE, a feedback hook).  Executors
- * add their own reasons (a trace, locality bookkeeping). */
-int lf__exec_needs_times(const struct lf__sched *s);
+/* Whether the executor must time every chunk of an instance on P workers:
+ * the policy reads measured times (calibration, stops, LF__P_MEASURE, a
+ * feedback hook), unless a team of one runs it whole (lf__exec_solo).
+ * Executors add their own reasons (a trace, locality bookkeeping). */
+int lf__exec_needs_times(const struct lf__sched *s, int P);
 
-/* Whether an instance of schedule s needs nothing but a shared counter:
+/* Whether an instance of schedule s on P workers needs nothing but a shared counter:
  * its policy sizes every chunk from the remainder, the team size and its
  * parameters alone (no times, calibration, memory, stop, static partition,
  * profile or lease, no start hook, so its state is the parsed template and
  * never changes), and no lease= asks for leases.  An executor may run such
  * an instance without a handle (lib/dispatch/light.c). */
-int lf__exec_light(const struct lf__sched *s);
+int lf__exec_light(const struct lf__sched *s, int P);
 
 /* Whether a team of P = 1 runs schedule s as one untimed chunk: a policy
  * that learns a cost profile (auto) has nobody to balance a lone worker
@@ -411,9 +412,10 @@ int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);
  * it ran nothing. */
 double lf__exec_unit_time(const struct lf__exec *x, int w, const struct lf__profile *p);
 
-/* Whether an instance of schedule s reads the site's memory at all
- * (schedules that neither calibrate nor read times skip it). */
-int lf__exec_mem_wanted(const struct lf__sched *s);
+/* Whether an instance of schedule s on P workers reads the site's memory
+ * at all (schedules that neither calibrate nor read times skip it, and so
+ * does a team of one that runs it whole, lf__exec_solo). */
+int lf__exec_mem_wanted(const struct lf__sched *s, int P);
 
 /* The instance ended: remember what it measured (a worker that got no
  * iterations keeps what was known of it), or, when some worker's time per

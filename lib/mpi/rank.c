@@ -72,7 +72,7 @@ int lf__mpi_rank_init(struct lf__mpi_rank *r, MPI_Comm comm, const struct lf__sc
     r->mem.cost = calloc((size_t)P, sizeof *r->mem.cost);
     r->blk = calloc((size_t)P, sizeof *r->blk);
     r->blk_rem = calloc((size_t)P, sizeof *r->blk_rem);
-    r->use_mem = !master && r->sched.memory && lf__exec_mem_wanted(&r->sched);
+    r->use_mem = !master && r->sched.memory && lf__exec_mem_wanted(&r->sched, P);
     int ok = r->w && r->cal0 && r->mem.ipt && r->mem.cal && r->mem.cost && r->blk && r->blk_rem,
         all;
     if (ok && master)
@@ -282,7 +282,7 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
      * the items appended so far. */
     r->kind = stream ? LF__CLAIM_CAS : lf__exec_claim_kind(&r->ex, r->loc, 0, &r->fa_chunk);
     /* Owner-first reads the owners' rates and whether they are gone. */
-    r->timed = lf__exec_needs_times(&r->sched) || r->loc;
+    r->timed = lf__exec_needs_times(&r->sched, r->win.P) || r->loc;
     if (seen != 0 && seen != fp) {
         lf__mpi_rank_end(r);
         return -ERANGE;

@@ -171,14 +171,21 @@ static void pool_free(struct pool *p)
     free(p);
 }
 
+/* Whether what was made for (spec, nthreads) serves a loop of (want,
+ * want_n): the same team size and the same spec (NULL: LF_SCHEDULE). */
+static bool same_key(const char *spec, int nthreads, const char *want, int want_n)
+{
+    return nthreads == want_n && (spec == NULL) == (want == NULL) &&
+           (!want || strcmp(spec, want) == 0);
+}
+
 /* The pool of (spec, nthreads), made when missing; recycles the least
  * recently used idle pool beyond SITE_POOLS (under the site lock). */
 static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const char *spec,
                              int nthreads)
 {
     for (struct pool *p = sp->pools; p; p = p->next)
-        if (p->nthreads == nthreads && (p->spec == NULL) == (spec == NULL) &&
-            (!spec || strcmp(p->spec, spec) == 0))
+        if (same_key(p->spec, p->nthreads, spec, nthreads))
             return p;
     if (sp->npools >= SITE_POOLS) {
         struct pool **victim = NULL;
@@ -255,9 +262,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
  * nthreads). */
 static bool lease_fits(const struct lf_omp_lease *l, const char *spec, int nthreads)
 {
-    const struct pool *p = l->pool;
-    return p->nthreads == nthreads && (p->spec == NULL) == (spec == NULL) &&
-           (!spec || strcmp(p->spec, spec) == 0);
+    return same_key(l->pool->spec, l->pool->nthreads, spec, nthreads);
 }
 
 /* Give idle lease l back to its pool's list (under the site lock). */
@@ -453,10 +458,22 @@ struct light_entry {
     const lf_schedule *sched; /* when light */
 };
 
-static bool light_fits(const struct light_entry *e, const char *spec, int nthreads)
+/* The published entry of (spec, nthreads), or NULL; *unused: the first
+ * free entry (SITE_LIGHT when none is). */
+static const struct light_entry *light_scan(struct site_priv *sp, const char *spec, int nthreads,
+                                            int *unused)
 {
-    return e->nthreads == nthreads && (e->spec == NULL) == (spec == NULL) &&
-           (!spec || strcmp(e->spec, spec) == 0);
+    int i;
+    for (i = 0; i < SITE_LIGHT; i++) {
+        /* Acquire: a published entry is complete. */
+        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
+        if (!e)
+            break;
+        if (same_key(e->spec, e->nthreads, spec, nthreads))
+            return e;
+    }
+    *unused = i;
+    return NULL;
 }
 
 /* The entry of (spec, nthreads), made when missing; NULL when the site's
@@ -465,25 +482,11 @@ static const struct light_entry *light_find(struct lf_site *site, struct site_pr
                                             const char *spec, int nthreads)
 {
     int i;
-    for (i = 0; i < SITE_LIGHT; i++) {
-        /* Acquire: a published entry is complete. */
-        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
-        if (!e)
-            break;
-        if (light_fits(e, spec, nthreads))
-            return e;
-    }
-    if (i == SITE_LIGHT)
-        return NULL;
+    const struct light_entry *found = light_scan(sp, spec, nthreads, &i);
+    if (found || i == SITE_LIGHT)
+        return found;
     pthread_mutex_lock(&sp->lock);
-    const struct light_entry *found = NULL;
-    for (i = 0; i < SITE_LIGHT && !found; i++) {
-        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
-        if (!e)
-            break;
-        if (light_fits(e, spec, nthreads))
-            found = e;
-    }
+    found = light_scan(sp, spec, nthreads, &i); /* entries are added under the lock */
     if (!found && i < SITE_LIGHT) {
         struct light_entry *e = calloc(1, sizeof *e);
         if (!e || (spec && !(e->spec = strdup(spec))))
@@ -538,7 +541,6 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
     uint64_t n = lf_trip_count(lo, hi, incr, NULL);
     lf__au64 *next = NULL;
     lt->met = 0;
-    lt->none = 0;
     if (nthreads > 1) {
         /* An empty static work share of the team's, held open until the
          * member leaves the loop: its zeroed memory is the team's alone. */
@@ -556,8 +558,7 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
                         "team's: every member must give the same bounds; this thread runs none of "
                         "the loop's iterations",
                         tid, lo, hi, incr);
-            lt->none = 1;
-            return 1;
+            n = 0; /* joined, so that it leaves the work share: runs nothing */
         }
         next = &sh->next;
     }
@@ -568,8 +569,7 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
 
 int lf_omp_light_next(struct lf_omp_light *storage, long *first, unsigned long *count)
 {
-    struct lf__light *lt = (struct lf__light *)storage;
-    return !lt->none && lf__light_next(lt, first, count);
+    return lf__light_next((struct lf__light *)storage, first, count);
 }
 
 void lf_omp_light_end(struct lf_omp_light *storage)

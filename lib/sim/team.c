@@ -52,7 +52,7 @@ int lf__sim_teams_init(struct sim *S, char *err, size_t errlen)
         Tmax = T > Tmax ? T : Tmax;
         all += (size_t)T;
     }
-    int memo = !S->o->known && node->memory && lf__exec_mem_wanted(node);
+    int memo = !S->o->known && node->memory && lf__exec_mem_wanted(node, Tmax);
     /* One pool: every thread's availability, then (with memory) its ns
      * per iteration, calibration chunk and affine costs. */
     size_t per =

@@ -525,6 +525,8 @@ int main(int argc, char **argv)
     double *times = calloc((size_t)c->ns * (size_t)c->reps, sizeof *times);
     /* Rank chunks over all ranks per execution: all, local, remote. */
     double *chunks = calloc((size_t)c->ns * (size_t)c->reps * 3, sizeof *chunks);
+    /* The most bytes one staged rank chunk held, over the ranks and runs. */
+    unsigned long *peak = calloc((size_t)c->ns, sizeof *peak);
     int wrong = 0;
     for (int r = 0; r < c->reps; r++)
         for (int i = 0; i < c->ns; i++) {
@@ -537,7 +539,10 @@ int main(int argc, char **argv)
             MPI_Reduce(&tl.sum, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
             MPI_Reduce(&tl.iters, &iters, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
             MPI_Reduce(rc, all_rc, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+            unsigned long pk = c->s[i].kind == K_BLOCK ? 0 : c->s[i].last.stage_peak_bytes, mpk;
+            MPI_Reduce(&pk, &mpk, 1, MPI_UNSIGNED_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
             if (rank == 0) {
+                peak[i] = mpk > peak[i] ? mpk : peak[i];
                 times[i * c->reps + r] = worst;
                 for (int j = 0; j < 3; j++)
                     chunks[(j * c->ns + i) * c->reps + r] = (double)all_rc[j];
@@ -592,16 +597,18 @@ int main(int argc, char **argv)
             /* Where each row's rank chunks came from (medians over the
              * repetitions, summed over the ranks). */
             printf("\n# rank chunks by where their input was: in the claiming rank's own block "
-                   "or fetched\n%-24s %10s %10s %10s %12s\n",
-                   "schedule", "chunks", "local", "fetched", "owner_first");
+                   "or fetched; the largest staged chunk (MiB, any rank and run; at most "
+                   "LF_MPI_STAGE_BYTES)\n%-24s %10s %10s %10s %12s %10s\n",
+                   "schedule", "chunks", "local", "fetched", "owner_first", "stage_MiB");
             for (int i = 0; i < c->ns; i++) {
                 double m[3];
                 for (int j = 0; j < 3; j++)
                     m[j] = bench_median(chunks + (j * c->ns + i) * c->reps, c->reps);
-                printf("%-24s %10.0f %10.0f %10.0f %12s\n", c->s[i].label, m[0], m[1], m[2],
+                printf("%-24s %10.0f %10.0f %10.0f %12s %10.2f\n", c->s[i].label, m[0], m[1], m[2],
                        c->s[i].kind == K_BLOCK    ? "-"
                        : c->s[i].last.owner_first ? "yes"
-                                                  : "no");
+                                                  : "no",
+                       (double)peak[i] / 1048576.0);
             }
         }
     }
@@ -615,6 +622,7 @@ int main(int argc, char **argv)
     bench_kernel_free(k);
     free(times);
     free(chunks);
+    free(peak);
     MPI_Finalize();
     return wrong ? BENCH_EXIT_WRONG : 0;
 }

@@ -263,6 +263,28 @@ static int owned_make(struct owned *o, lf_mpi_loop *ml, unsigned long n, int une
     return rc;
 }
 
+/* The staging limit the library applies: LF_MPI_STAGE_BYTES as this test
+ * is run with it (plain bytes), else the library's default, 16 MiB. */
+static unsigned long stage_limit(void)
+{
+    const char *v = getenv("LF_MPI_STAGE_BYTES");
+    char *end;
+    unsigned long b = v ? strtoul(v, &end, 10) : 0;
+    return v && *end == '\0' && b > 0 ? b : 16UL << 20;
+}
+
+/* A loop's staging stayed within the limit (one iteration, 16 bytes, at
+ * the least), and what this rank fetched went through a buffer. */
+static void stage_peak_check(const struct lf_mpi_stats *st, const char *what)
+{
+    unsigned long lim = stage_limit() > 16 ? stage_limit() : 16;
+    CHECK(st->stage_peak_bytes <= lim, "%s: a staged rank chunk held %lu bytes, over the %lu limit",
+          what, st->stage_peak_bytes, lim);
+    CHECK(!st->staged_iters || st->stage_peak_bytes >= 16,
+          "%s: %lu iterations fetched, but the staging peak is %lu bytes", what, st->staged_iters,
+          st->stage_peak_bytes);
+}
+
 /* After the loop: every iteration counted once over all ranks, every
  * result in its owner's block after lf_mpi_data_sync; then freed. */
 static void owned_check(struct owned *o, const char *what, int T)
@@ -377,6 +399,7 @@ static void staged_loop(const char *rs, int T, enum lf_mpi_mode mode, unsigned l
     CHECK(all_staged <= n && st.staged_iters <= st.rank_iters, "staged %lu of %lu", all_staged, n);
     CHECK(st.beta_ns >= 0 && st.stage_ns_per_iter >= 0 && st.stage_seconds >= 0,
           "negative staging costs");
+    stage_peak_check(&st, rs);
     owned_free(&o);
     lf_mpi_loop_destroy(ml);
 }
@@ -425,6 +448,7 @@ static int owner_loop(lf_mpi_loop *ml, const char *rs, int T, unsigned long n, i
     CHECK(st.local_chunks + st.remote_chunks == st.rank_chunks,
           "%s: %lu local + %lu remote chunks of %lu", rs, st.local_chunks, st.remote_chunks,
           st.rank_chunks);
+    stage_peak_check(&st, what);
     if (st.owner_first) {
         CHECK(order == 0, "%s T=%d: %d of its own iterations after another rank's", rs, T, order);
         /* The slowed rank ran less than its block: others took from it. */

@@ -65,6 +65,11 @@ for np in 1 2 3 4; do
         one $np owner $t
     done
 done
+# A staging limit of 10 iterations (16 bytes each): claims larger than
+# that run in pieces (the test asserts the peak), results still exact.
+LF_MPI_STAGE_BYTES=160 one 4 stage 1
+LF_MPI_STAGE_BYTES=160 one 3 stage 2 master
+LF_MPI_STAGE_BYTES=160 one 4 owner 2
 one 1 stream 1
 one 3 stream 2
 one 4 stream 1
@@ -80,6 +85,16 @@ if [ $? != 0 ] || [ "$(echo "$out" | grep -c 'LF_MPI_SCHEDULE="no-such"')" != 2 
     fail=1
 else
     echo "LF_MPI_SCHEDULE=no-such: reported on each rank, fac2 used"
+fi
+# LF_MPI_STAGE_BYTES malformed: reported once per rank, the default used
+# (the staging run checks its peak against 16 MiB then).
+out=$(LF_MPI_STAGE_BYTES=lots timeout "$limit" "$run" -np 2 "$prog" stage 1 2>&1)
+if [ $? != 0 ] || [ "$(echo "$out" | grep -c 'LF_MPI_STAGE_BYTES="lots"')" != 2 ]; then
+    echo "FAIL: LF_MPI_STAGE_BYTES=lots: not reported once per rank, or the run failed"
+    echo "$out" | tail -10
+    fail=1
+else
+    echo "LF_MPI_STAGE_BYTES=lots: reported on each rank, 16M used"
 fi
 
 # lf-bench --mpi: every schedule's result checked against T1's (exit 3 when

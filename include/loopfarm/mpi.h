@@ -134,7 +134,8 @@ LF_API int lf_mpi_stream_close(lf_mpi_loop *ml);
 struct lf_mpi_stats {
     unsigned long iterations;   /* the loop's trip count (a stream's items) */
     unsigned long rank_iters;   /* iterations this rank's team computed */
-    unsigned long rank_chunks;  /* rank chunks it claimed, calibration included */
+    unsigned long rank_chunks;  /* rank chunks its team ran, calibration included (a
+                                   claim staged in pieces counts each piece) */
     unsigned long staged_iters; /* of its iterations, those whose input it fetched */
     double seconds;             /* from its first thread's entry to its last's exit */
     double claim_seconds;       /* time spent claiming rank chunks */
@@ -153,6 +154,10 @@ struct lf_mpi_stats {
     unsigned long local_chunks;
     unsigned long remote_chunks;
     int owner_first;
+    /* The most bytes (input and results) one rank chunk this rank staged
+     * held: at most LF_MPI_STAGE_BYTES, or one iteration's bytes where
+     * that is more (see lf_mpi_loop_begin_data). */
+    unsigned long stage_peak_bytes;
 };
 LF_API int lf_mpi_loop_last_stats(const lf_mpi_loop *ml, struct lf_mpi_stats *out);
 
@@ -196,7 +201,19 @@ LF_API void lf_mpi_data_destroy(lf_mpi_data *d);
  * LF_MPI_SCHEDULE="af,numa=off") turns it off: every rank then claims from
  * the loop's one counter, whoever owns the data.  Static rank schedules,
  * the master mode and blocks of more than 2^32 - 1 iterations run without
- * it.  lf_mpi_stats.owner_first says whether a loop ran owner-first. */
+ * it.  lf_mpi_stats.owner_first says whether a loop ran owner-first.
+ *
+ * Staging memory: a rank chunk whose data other ranks own is fetched into
+ * (and its results returned from) buffers of the rank.  A claim larger
+ * than LF_MPI_STAGE_BYTES (16M when unset; K, M, G suffixes) over
+ * in_elem + out_elem iterations is staged and run in pieces of that many
+ * (at least one iteration), the next piece's fetch overlapping the
+ * current one's compute; the rank schedule still sees one claim.  A rank
+ * thus holds at most 8 such buffers (its claims in flight), whatever the
+ * schedule claims: numa=off with a guided or factoring schedule would
+ * otherwise fetch a sizeable share of the whole input at once.  In the
+ * master mode, pieces a leaving team never began go back to the master;
+ * otherwise they are not run, as a chunk claimed ahead is not. */
 LF_API int lf_mpi_loop_begin_data(lf_mpi_loop *ml, int tid, long lo, long hi, long incr,
                                   lf_mpi_data *d);
 /* Thread tid's current chunk (from the latest lf_mpi_loop_next) in a loop

@@ -14,7 +14,9 @@
  * workers (worker w is rank w + 1).  Messages travel on a duplicate of the
  * handle's communicator, tagged by instance, so loops in flight never mix.
  * A worker that leaves with a chunk it was sent and never ran gives it
- * back; what is given back after the others are done, rank 0 computes.
+ * back, and the pieces of its current chunk it never began (a chunk whose
+ * data is staged runs in pieces, rank.c); what is given back after the
+ * others are done, rank 0 computes.
  */
 #include "config.h"
 
@@ -29,7 +31,19 @@ enum { MSG_REQ = 0, MSG_LEAVE = 1 };
  * previous message, a range given back (lo, n), and the affine costs the
  * worker measured (alpha, beta, 1/B per iteration: doubles as bits), which
  * only it can measure since it does its own staging. */
-enum { M_KIND, M_ITERS, M_BUSY, M_RET_LO, M_RET_N, M_ALPHA, M_BETA, M_SPI, M_WORDS };
+enum {
+    M_KIND,
+    M_ITERS,
+    M_BUSY,
+    M_RET_LO, /* a chunk sent ahead and never begun */
+    M_RET_N,
+    M_REST_LO, /* the pieces of its current chunk it never began (rank.c) */
+    M_REST_N,
+    M_ALPHA,
+    M_BETA,
+    M_SPI,
+    M_WORDS
+};
 
 struct range {
     uint64_t lo, n;
@@ -81,7 +95,7 @@ int lf__mpi_master_init(struct lf__mpi_rank *r)
     m->k = calloc((size_t)nw, sizeof *m->k);
     m->calibrating = calloc((size_t)nw, sizeof *m->calibrating);
     m->gone = calloc((size_t)nw, sizeof *m->gone);
-    m->ret = calloc((size_t)nw, sizeof *m->ret);
+    m->ret = calloc(2 * (size_t)nw, sizeof *m->ret); /* at most two ranges from each */
     if (!m->w || !m->cal0 || !m->cal_size || !m->k || !m->calibrating || !m->gone || !m->ret)
         return -ENOMEM;
     m->view.w = m->w;
@@ -208,6 +222,8 @@ void lf__mpi_master_serve(struct lf__mpi_rank *r)
         if (msg[M_KIND] == MSG_LEAVE) {
             if (msg[M_RET_N])
                 m->ret[m->nret++] = (struct range){msg[M_RET_LO], msg[M_RET_N]};
+            if (msg[M_REST_N])
+                m->ret[m->nret++] = (struct range){msg[M_REST_LO], msg[M_REST_N]};
             worker_gone(m, w);
             left++;
             continue;
@@ -230,7 +246,7 @@ static void compose(const struct lf__mpi_rank *r, uint64_t kind, uint64_t *msg)
     msg[M_KIND] = kind;
     msg[M_ITERS] = m->done_iters;
     msg[M_BUSY] = m->done_busy;
-    msg[M_RET_LO] = msg[M_RET_N] = 0;
+    msg[M_RET_LO] = msg[M_RET_N] = msg[M_REST_LO] = msg[M_REST_N] = 0;
     msg[M_ALPHA] = lf__word_get(&own->comp_lat_ns);
     msg[M_BETA] = lf__word_get(&own->stage_lat_ns);
     msg[M_SPI] = lf__word_get(&own->stage_ns_per_iter);
@@ -301,6 +317,10 @@ void lf__mpi_master_leave(struct lf__mpi_rank *r)
         msg[M_RET_LO] = m->reply[0];
         msg[M_RET_N] = m->reply[1];
     }
+    /* And the pieces of its current chunk its team never began. */
+    msg[M_REST_LO] = r->rest_lo;
+    msg[M_REST_N] = r->rest_n;
+    r->rest_n = 0;
     MPI_Send(msg, M_WORDS, MPI_UINT64_T, 0, tag_of(r), m->comm);
     m->pending = m->over = 0;
     m->done_iters = m->done_busy = 0;

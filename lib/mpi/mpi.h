@@ -116,6 +116,7 @@ struct lf__mpi_chunk {
     int calib;       /* claimed during the calibration phase */
     uint64_t remote; /* iterations whose data other ranks own */
     double stage_ns; /* time fetching its inputs and returning its results */
+    int last;        /* the last piece of what the rank claimed (see piece) */
 };
 
 struct lf__mpi_master;
@@ -138,15 +139,16 @@ struct lf__mpi_rank {
     int calibrating; /* this rank's calibration is not in yet */
     int run;         /* this rank has seen the first round begin */
     int stopped;
-    uint64_t k;        /* its next static chunk */
-    uint64_t cal_size; /* its calibration chunk size */
-    double t_begin;    /* the instance's start, common to all ranks */
-    double t_entry;    /* this rank's entry */
-    double t_prev_end; /* when its previous chunk ended */
-    double claim_s;    /* time spent claiming */
-    double busy_s;     /* time its team computed */
-    double stage_s;    /* time staging */
-    uint64_t chunks, iters, staged_iters;
+    uint64_t k;                           /* its next static chunk */
+    uint64_t cal_size;                    /* its calibration chunk size */
+    double t_begin;                       /* the instance's start, common to all ranks */
+    double t_entry;                       /* this rank's entry */
+    double t_prev_end;                    /* when its previous chunk ended */
+    double claim_s;                       /* time spent claiming */
+    double busy_s;                        /* time its team computed */
+    double stage_s;                       /* time staging */
+    uint64_t claims;                      /* claims from the rank level */
+    uint64_t chunks, iters, staged_iters; /* rank chunks (pieces) its team ran */
     uint64_t local_chunks, remote_chunks; /* of a loop with data: in its own block, or not */
     uint64_t owner_waits;                 /* claims that left a remainder to its owner */
     /* Owner-first (loc): the data's homes (P + 1), the block words as last
@@ -156,6 +158,16 @@ struct lf__mpi_rank {
     const unsigned long *home;
     uint64_t *blk, *blk_rem;
     double wait_ns; /* LF__MPI_WAIT for an owner: about how long it needs */
+    /* A claim whose data other ranks own runs in pieces of at most piece
+     * iterations (lf__mpi_stage_piece; 0: no data): [rest_lo, rest_lo +
+     * rest_n) is what is left of it to hand out.  The policy and the
+     * statistics see the whole claim: its pieces' iterations and busy time
+     * add up (acc_n, acc_busy) until its last is done. */
+    uint64_t piece, rest_lo, rest_n;
+    int rest_calib;
+    uint64_t acc_n, acc_busy;
+    uint64_t iter_bytes; /* an iteration's input and result */
+    uint64_t stage_peak; /* the most bytes one staged piece held */
     /* Other ranks may be fetching from this rank's block: always without
      * owner-first; with it, once another rank took from its block's back. */
     int served;
@@ -229,7 +241,17 @@ struct lf_mpi_data {
     size_t in_elem, out_elem;
     MPI_Win win_in, win_out; /* MPI_WIN_NULL when there is no input, output */
     uint64_t id;             /* this process's number for it (never 0) */
+    uint64_t piece;          /* the most iterations one staged rank chunk holds */
 };
+
+/* The most iterations a rank chunk whose data other ranks own may hold
+ * when an iteration's input and result are in_elem + out_elem bytes:
+ * LF_MPI_STAGE_BYTES (16 MiB when unset; read, and a malformed value
+ * reported, once per process) over that, at least 1.  A larger claim is
+ * staged and run in pieces of this size (rank.c), so a rank's staging
+ * buffers stay within LF__MPI_RING times LF_MPI_STAGE_BYTES whatever the
+ * rank schedule claims. */
+uint64_t lf__mpi_stage_piece(size_t in_elem, size_t out_elem);
 
 /* A rank chunk's buffers: where its input is (in_at: the copy, or the
  * owner's block in place when this rank owns the whole chunk) and where

@@ -249,7 +249,11 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->stream = stream;
     r->stopped = 0;
     r->k = 0;
-    r->chunks = r->iters = r->staged_iters = 0;
+    r->claims = r->chunks = r->iters = r->staged_iters = 0;
+    r->piece = d ? d->piece : 0;
+    r->rest_n = r->acc_n = r->acc_busy = 0;
+    r->iter_bytes = d ? (uint64_t)d->in_elem + d->out_elem : 0;
+    r->stage_peak = 0;
     r->local_chunks = r->remote_chunks = 0;
     r->claim_s = r->busy_s = r->stage_s = 0.0;
     r->homed = d != NULL;
@@ -438,19 +442,64 @@ static uint64_t claim_blocks(struct lf__mpi_rank *r, uint64_t want, double now, 
     }
 }
 
+/* Whether [lo, lo + n) lies in this rank's own block (read in place, not
+ * staged). */
+static int own_range(const struct lf__mpi_rank *r, uint64_t lo, uint64_t n)
+{
+    int me = r->win.rank;
+    return r->home && r->home[me] <= lo && lo + n <= r->home[me + 1];
+}
+
+/* Hand out the claim [lo, lo + n) (claimed at t1) as *c: whole, or, when
+ * its data must be staged and it holds more than r->piece iterations, its
+ * first piece, the rest kept for the next calls. */
+static void hand_out(struct lf__mpi_rank *r, uint64_t lo, uint64_t n, int calib, double t1,
+                     struct lf__mpi_chunk *c)
+{
+    uint64_t k = n;
+    if (r->piece && n > r->piece && !own_range(r, lo, n)) {
+        k = r->piece;
+        r->rest_lo = lo + k;
+        r->rest_n = n - k;
+        r->rest_calib = calib;
+    }
+    r->chunks++;
+    *c = (struct lf__mpi_chunk){.lo = lo, .n = k, .t_claim = t1, .calib = calib, .last = k == n};
+}
+
+/* The next piece of a claim being staged in pieces. */
+static int next_piece(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
+{
+    uint64_t k = r->rest_n < r->piece ? r->rest_n : r->piece;
+    r->chunks++;
+    *c = (struct lf__mpi_chunk){.lo = r->rest_lo,
+                                .n = k,
+                                .t_claim = MPI_Wtime(),
+                                .calib = r->rest_calib,
+                                .last = k == r->rest_n};
+    r->rest_lo += k;
+    r->rest_n -= k;
+    return 1;
+}
+
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
 {
-    if (!r->inside || r->stopped)
+    if (!r->inside)
+        return 0;
+    if (r->rest_n)
+        return next_piece(r, c);
+    if (r->stopped)
         return 0;
     double t = MPI_Wtime();
     if (r->master) {
         /* Rank 0 serves the others until they are all done; they ask. */
-        int got = lf__mpi_master_claim(r, c);
+        struct lf__mpi_chunk got_c;
+        int got = lf__mpi_master_claim(r, &got_c);
         double t1 = MPI_Wtime();
         r->claim_s += t1 - t;
         if (got) {
-            r->chunks++;
-            c->t_claim = t1;
+            r->claims++;
+            hand_out(r, got_c.lo, got_c.n, 0, t1, c);
         }
         return got;
     }
@@ -481,12 +530,12 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
     r->claim_s += t1 - t;
     if (!n)
         return wait ? LF__MPI_WAIT : 0;
-    r->chunks++;
-    r->view.claim_ns = r->claim_s * 1e9 / (double)r->chunks;
+    r->claims++;
+    r->view.claim_ns = r->claim_s * 1e9 / (double)r->claims;
     lf__exec_chunk_begin(&r->ex, r->win.rank, now, n);
     if (r->timed)
         publish(r);
-    *c = (struct lf__mpi_chunk){.lo = lo, .n = n, .t_claim = t1, .calib = want != 0};
+    hand_out(r, lo, n, want != 0, t1, c);
     return 1;
 }
 
@@ -498,12 +547,14 @@ void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
     if (r->homed)
         *(c->remote ? &r->remote_chunks : &r->local_chunks) += 1;
     r->stage_s += c->stage_ns * 1e-9;
+    if (c->remote && c->n * r->iter_bytes > r->stage_peak)
+        r->stage_peak = c->n * r->iter_bytes;
     /* Compute: from the claim to the team's last thread out, less staging. */
     double span = (t - c->t_claim) * 1e9;
     uint64_t busy = span > c->stage_ns ? (uint64_t)(span - c->stage_ns) : 1;
     r->busy_s += (double)busy * 1e-9;
     /* Seed 003's affine costs of this rank: its chunks' data is local once
-     * staged. */
+     * staged (a piece is a fetch of its own). */
     lf__exec_costs_add(&r->ex, &r->costs, r->win.rank, (double)c->n, (double)busy, c->remote > 0,
                        c->stage_ns, 1);
     if (r->master) {
@@ -511,10 +562,18 @@ void lf__mpi_rank_done(struct lf__mpi_rank *r, const struct lf__mpi_chunk *c)
         lf__mpi_master_done(r, c->n, busy);
         return;
     }
+    /* The policy sees the claim: its pieces add up until the last. */
+    r->acc_n += c->n;
+    r->acc_busy += busy;
+    if (!c->last)
+        return;
+    uint64_t n = r->acc_n;
+    busy = r->acc_busy;
+    r->acc_n = r->acc_busy = 0;
     double since = (t - r->t_prev_end) * 1e9;
     uint64_t total = since > (double)busy ? (uint64_t)since : busy;
     r->t_prev_end = t;
-    if (lf__exec_chunk_done(&r->ex, r->win.rank, c->n, busy, total, c->calib, r->calibrating,
+    if (lf__exec_chunk_done(&r->ex, r->win.rank, n, busy, total, c->calib, r->calibrating,
                             &r->cal_size)) {
         /* Its calibration is in: a rank's availability is its team's
          * business, its latency what a claim costs it. */

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,79 @@
 #include "atomics.h"
 #include "loopfarm/mpi.h"
 #include "mpi/mpi.h"
+#include "platform/env.h"
 
 /* The ids of this process's data (lf_mpi_data.id). */
 static lf__au64 data_ids;
 
 /* Bytes per MPI call: counts are int. */
 #define PIECE ((size_t)1 << 30)
+
+/* LF_MPI_STAGE_BYTES when unset (as env.c's table says): 16 MiB per rank
+ * chunk, at most LF__MPI_RING of them held by a rank. */
+#define STAGE_BYTES_DEFAULT ((uint64_t)16 << 20)
+
+static uint64_t stage_bytes = STAGE_BYTES_DEFAULT;
+static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+
+/* s as a byte count: a whole number >= 1 with an optional K, M or G suffix
+ * (powers of 1024); 0 when it is not one. */
+static uint64_t parse_bytes(const char *s)
+{
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'K':
+    case 'k':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        shift = 30;
+        end++;
+        break;
+    }
+    if (errno == ERANGE || *end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+        return 0;
+    return (uint64_t)v << shift;
+}
+
+/* LF_MPI_STAGE_BYTES, read once per process: a malformed value is
+ * reported once and the default used. */
+static void read_stage_bytes(void)
+{
+    const char *v = lf__env(LF__ENV_MPI_STAGE_BYTES);
+    if (!v)
+        return;
+    uint64_t b = parse_bytes(v);
+    if (b) {
+        stage_bytes = b;
+        return;
+    }
+    fprintf(stderr,
+            "loopfarm: LF_MPI_STAGE_BYTES=\"%s\": expected a whole number of bytes >= 1 with an "
+            "optional K, M or G; staging in rank chunks of at most 16M\n",
+            v);
+    lf__env_rejected(LF__ENV_MPI_STAGE_BYTES, "16M");
+}
+
+uint64_t lf__mpi_stage_piece(size_t in_elem, size_t out_elem)
+{
+    pthread_once(&stage_once, read_stage_bytes);
+    uint64_t per = (uint64_t)in_elem + out_elem;
+    uint64_t k = per ? stage_bytes / per : UINT64_MAX;
+    return k ? k : 1;
+}
 
 static void say(char *buf, size_t len, const char *what, int rank)
 {
@@ -130,8 +198,18 @@ int lf_mpi_data_create(lf_mpi_data **out, lf_mpi_loop *ml, const unsigned long *
     memcpy(hm, home, ((size_t)P + 1) * sizeof *hm);
     /* Relaxed: a number, unique in the process; nothing is published by it. */
     uint64_t id = lf__fetch_add_relaxed(&data_ids, 1) + 1;
-    *d = (struct lf_mpi_data){comm,    P,        me,           hm,           in_local, out_local,
-                              in_elem, out_elem, MPI_WIN_NULL, MPI_WIN_NULL, id};
+    *d = (struct lf_mpi_data){.comm = comm,
+                              .P = P,
+                              .me = me,
+                              .home = hm,
+                              .in = in_local,
+                              .out = out_local,
+                              .in_elem = in_elem,
+                              .out_elem = out_elem,
+                              .win_in = MPI_WIN_NULL,
+                              .win_out = MPI_WIN_NULL,
+                              .id = id,
+                              .piece = lf__mpi_stage_piece(in_elem, out_elem)};
     unsigned long blk = home[me + 1] - home[me];
     int rc = expose(comm, in_local, blk * in_elem, in_elem, &d->win_in);
     rc = rc ? rc : expose(comm, out_local, blk * out_elem, out_elem, &d->win_out);

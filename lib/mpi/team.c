@@ -688,6 +688,7 @@ void lf_mpi_loop_end(lf_mpi_loop *ml, int tid)
             .from_memory = r->from_memory,
             .local_chunks = r->local_chunks,
             .remote_chunks = r->remote_chunks,
+            .stage_peak_bytes = r->stage_peak,
             .owner_first = r->loc,
         };
     }

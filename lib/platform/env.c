@@ -52,6 +52,10 @@ static struct var vars[LF__ENV_COUNT] = {
     [LF__ENV_MPI_SCHEDULE] = {"LF_MPI_SCHEDULE", CHECK_OWNER, NULL, "fac2",
                               "a schedule as for LF_SCHEDULE, for the rank level of "
                               "loopfarm/mpi.h loops (doc/mpi.md)"},
+    [LF__ENV_MPI_STAGE_BYTES] = {"LF_MPI_STAGE_BYTES", CHECK_OWNER, NULL, "16M",
+                                 "bytes a rank chunk's fetched input and results may occupy: a "
+                                 "whole number >= 1 with an optional K, M or G (x 1024) "
+                                 "(doc/mpi.md)"},
 };
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;

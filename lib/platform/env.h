@@ -17,14 +17,15 @@
 #define LF_PLATFORM_ENV_H
 
 enum lf__env_id {
-    LF__ENV_SCHEDULE,     /* default schedule of LF_FOR loops and the shim */
-    LF__ENV_REPLACE,      /* the shim's per-kind replacement map */
-    LF__ENV_VERBOSE,      /* 0 quiet, >= 1 report loops */
-    LF__ENV_TRACE,        /* per-chunk CSV trace file */
-    LF__ENV_BIND,         /* close | spread | none */
-    LF__ENV_CLOCK,        /* tsc | monotonic */
-    LF__ENV_FAKE_NUMA,    /* N[,lat=NS][,gbps=G] */
-    LF__ENV_MPI_SCHEDULE, /* the rank level of loops across MPI ranks */
+    LF__ENV_SCHEDULE,        /* default schedule of LF_FOR loops and the shim */
+    LF__ENV_REPLACE,         /* the shim's per-kind replacement map */
+    LF__ENV_VERBOSE,         /* 0 quiet, >= 1 report loops */
+    LF__ENV_TRACE,           /* per-chunk CSV trace file */
+    LF__ENV_BIND,            /* close | spread | none */
+    LF__ENV_CLOCK,           /* tsc | monotonic */
+    LF__ENV_FAKE_NUMA,       /* N[,lat=NS][,gbps=G] */
+    LF__ENV_MPI_SCHEDULE,    /* the rank level of loops across MPI ranks */
+    LF__ENV_MPI_STAGE_BYTES, /* the most one staged rank chunk buffers */
     LF__ENV_COUNT
 };
 

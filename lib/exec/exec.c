@@ -82,6 +82,8 @@ int lf__exec_light(const struct lf__sched *s, int P)
 {
     const struct lf__policy *pol = s->pol;
     unsigned heavy = LF__P_STATIC | LF__P_LEASE | LF__P_PROFILE;
+    if (lf__exec_solo(s, P))
+        return 1;
     return !lf__exec_needs_times(s, P) && !lf__exec_calibrates(s) && !lf__exec_mem_wanted(s, P) &&
            !(pol->flags & heavy) && !pol->start && s->lease <= 0;
 }

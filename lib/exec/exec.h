@@ -190,8 +190,10 @@ int lf__exec_needs_times(const struct lf__sched *s, int P);
  * its policy sizes every chunk from the remainder, the team size and its
  * parameters alone (no times, calibration, memory, stop, static partition,
  * profile or lease, no start hook, so its state is the parsed template and
- * never changes), and no lease= asks for leases.  An executor may run such
- * an instance without a handle (lib/dispatch/light.c). */
+ * never changes), and no lease= asks for leases; or a team of one runs it
+ * whole (lf__exec_solo: its one chunk is the remainder, sized without the
+ * policy's state).  An executor may run such an instance without a handle
+ * (lib/dispatch/light.c). */
 int lf__exec_light(const struct lf__sched *s, int P);
 
 /* Whether a team of P = 1 runs schedule s as one untimed chunk: a policy

@@ -56,6 +56,7 @@ struct run {
     uint64_t max_share_excess; /* most iterations a chunk held beyond ceil(r / P) */
     int from_memory;
     uint64_t chunks, first_chunk[P];
+    uint64_t max_run_chunk; /* the largest chunk claimed after calibration */
     unsigned char *seen;
 };
 
@@ -105,6 +106,8 @@ static void execute(struct site *st, uint64_t n, cost_fn f, const double *speed,
             out->max_share_excess = c - share;
         if (w[t].chunks == w[t].calib_chunks && !in_cal && !out->first_chunk[t])
             out->first_chunk[t] = c;
+        if (!in_cal && c > out->max_run_chunk)
+            out->max_run_chunk = c;
         double busy = 0.0;
         for (uint64_t i = next; i < next + c; i++) {
             busy += speed[t] * f(i, n);
@@ -273,6 +276,31 @@ static void test_few_units_never_overstaked(void)
     }
 }
 
+/* A loop of at most 8 iterations per worker is self-scheduled, one
+ * iteration per claim once calibrated, first execution or later, at even
+ * and uneven speeds; a loop of more is dealt in larger chunks once the
+ * site has learned it. */
+static void test_few_iterations_self_scheduled(void)
+{
+    const double *speeds[] = {even, uneven};
+    for (int sp = 0; sp < 2; sp++)
+        for (uint64_t n = 2; n <= 8 * P + 16; n++) {
+            struct site st;
+            site_open(&st, "auto");
+            for (int e = 0; e < 4; e++) {
+                struct run r;
+                execute(&st, n, flat, speeds[sp], &r);
+                CU_ASSERT(once(&r, n));
+                if (n <= 8 * P) {
+                    CU_ASSERT(r.max_run_chunk <= 1);
+                } else if (e > 0 && n >= 8 * P + 8) {
+                    CU_ASSERT(r.max_run_chunk > 1);
+                }
+                free(r.seen);
+            }
+        }
+}
+
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
 static void test_units_and_span(void)
 {
@@ -365,6 +393,7 @@ int main(void)
         {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
         {"few_units_never_overstaked", test_few_units_never_overstaked},
+        {"few_iterations_self_scheduled", test_few_iterations_self_scheduled},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},

@@ -35,6 +35,10 @@
  * the stop rule of multi (seed 000 Table 1) stays.  Both are called
  * through their descriptors, on states of their own inside auto's.
  *
+ * A loop of at most FEW_PER_WORKER iterations per worker is
+ * self-scheduled instead (one iteration per claim, or the claim-cost
+ * floor), since whole iterations are all a deal or a lease can move.
+ *
  * Leases are on by default (LF__P_LEASE): whatever a chunk's size, a
  * worker that falls behind holds the loop up by one piece.
  */
@@ -49,6 +53,14 @@ extern const struct lf__policy lf__policy_multi, lf__policy_af;
 
 /* The claim may cost at most this fraction of a chunk's compute time. */
 #define CLAIM_SHARE 0.02
+/* A loop of at most this many iterations per worker is self-scheduled:
+ * one iteration per claim (or the claim-cost floor, for iterations that
+ * cost less than a claim).  Dealing rounds each worker's share to whole
+ * iterations and a lease is never split below one, so there an error of
+ * one iteration is a large part of a worker's share (a schedule(dynamic,
+ * 16384) loop of 8 chunks met through the shim is such a loop), while the
+ * claims, at most this many per worker, are few. */
+#define FEW_PER_WORKER 8
 /* Room for the states of the policies auto delegates to. */
 #define MULTI_STATE_MAX 96
 #define AF_STATE_MAX    288
@@ -133,6 +145,15 @@ static uint64_t profile_chunk(const struct autop *st, const struct lf__view *v, 
     return lf__profile_span(v->prof, v->n, pos, units);
 }
 
+/* The smallest chunk whose claim costs at most CLAIM_SHARE of its compute
+ * at worker w's latest time per iteration (1 while either is unknown). */
+static uint64_t claim_floor(const struct lf__view *v, int w, uint64_t r)
+{
+    double t = lf__view_last_ipt(v, w);
+    return v->claim_ns > 0.0 && t > 0.0 ? lf__chunk_clamp(ceil(v->claim_ns / (CLAIM_SHARE * t)), r)
+                                        : 1;
+}
+
 static uint64_t auto_chunk(const void *state, const struct lf__view *v, int w, uint64_t r,
                            double now)
 {
@@ -140,17 +161,15 @@ static uint64_t auto_chunk(const void *state, const struct lf__view *v, int w, u
     uint64_t c;
     if (v->nworkers == 1)
         return r; /* nobody to balance against */
-    if (st->prof) {
+    if (v->n && v->n <= (uint64_t)FEW_PER_WORKER * (uint64_t)v->nworkers) {
+        c = claim_floor(v, w, r);
+    } else if (st->prof) {
         c = profile_chunk(st, v, w, r);
     } else {
         c = lf__policy_multi.chunk(st->multi, v, w, r, now);
         if (c == 0)
             return 0; /* multi's stop: the others finish the rest no later */
-        uint64_t a = lf__policy_af.chunk(st->af, v, w, r, now);
-        double t = lf__view_last_ipt(v, w);
-        uint64_t floor = v->claim_ns > 0.0 && t > 0.0
-                             ? lf__chunk_clamp(ceil(v->claim_ns / (CLAIM_SHARE * t)), r)
-                             : 1;
+        uint64_t a = lf__policy_af.chunk(st->af, v, w, r, now), floor = claim_floor(v, w, r);
         c = c < a ? c : a;
         c = c > floor ? c : floor;
     }

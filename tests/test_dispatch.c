@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec/exec.h" /* LF__TINY_RECHECK */
 #include "lfcu.h"
 #include "loopfarm.h"
 
@@ -340,6 +341,105 @@ static void test_trace_profile(void)
     CU_ASSERT(rows >= 32 && rows % 32 == 0);
 }
 
+/* One execution of [0, n) on a team of 2 that counts each iteration in
+ * hits (zeroed first); returns the iterations not run exactly once. */
+struct hit_arg {
+    lf_loop *loop;
+    int tid;
+    long n;
+    atomic_uchar *hits;
+};
+
+static void *hit_member(void *p)
+{
+    struct hit_arg *a = p;
+    long first;
+    unsigned long cnt;
+    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
+        return NULL;
+    while (lf_loop_next(a->loop, a->tid, &first, &cnt))
+        for (unsigned long j = 0; j < cnt; j++)
+            atomic_fetch_add(&a->hits[first + (long)j], 1);
+    lf_loop_end(a->loop, a->tid);
+    return NULL;
+}
+
+static long run_counted(lf_loop *loop, long n, atomic_uchar *hits)
+{
+    pthread_t th[2];
+    struct hit_arg a[2];
+    for (long i = 0; i < n; i++)
+        atomic_store(&hits[i], 0);
+    for (int t = 0; t < 2; t++) {
+        a[t] = (struct hit_arg){loop, t, n, hits};
+        pthread_create(&th[t], NULL, hit_member, &a[t]);
+    }
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    long bad = 0;
+    for (long i = 0; i < n; i++)
+        bad += atomic_load(&hits[i]) != 1;
+    return bad;
+}
+
+/* auto on a loop whose team computes far under LF__TINY_NS: once a timed
+ * execution measured it, executions run untimed in 2P chunks of
+ * ceil(n / 2P) claimed by fetch-and-add (no lease, so no pieces), every
+ * LF__TINY_RECHECK-th timed again; each covers every iteration once.  A
+ * long loop, and leases asked for explicitly, never run tiny. */
+static void test_auto_tiny_runs_untimed(void)
+{
+    enum { N = 64, RUNS = 100 };
+    static atomic_uchar hits[200000];
+    lf_loop *loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    int tiny = 0, timed = 0;
+    long bad = 0;
+    for (int e = 0; e < RUNS; e++) {
+        bad += run_counted(loop, N, hits);
+        struct lf_loop_stats st;
+        CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+        CU_ASSERT_EQUAL(st.iterations, N);
+        if (st.pieces == 0) {
+            tiny++;
+            CU_ASSERT_EQUAL(st.chunks, 4); /* ceil(64 / 4) = 16 each */
+            CU_ASSERT_EQUAL(st.calib_chunks, 0);
+        } else {
+            timed++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* The first execution is timed, then at most 31 tiny ones per timed one
+     * (a timed one that measured an unusually slow team may add another). */
+    CU_ASSERT(timed >= 1 + (RUNS - 1) / LF__TINY_RECHECK);
+    CU_ASSERT(tiny >= RUNS / 2);
+    if (tiny < RUNS / 2 || timed < 1 + (RUNS - 1) / LF__TINY_RECHECK)
+        fprintf(stderr, "auto on %d iterations: %d tiny, %d timed executions\n", N, tiny, timed);
+    lf_loop_destroy(loop);
+
+    const char *never[] = {"auto,lease=force", "auto,lease=on", "auto,memory=off"};
+    for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
+        loop = make_loop(never[k], 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        for (int e = 0; e < 8; e++) {
+            CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
+            struct lf_loop_stats st;
+            lf_loop_last_stats(loop, &st);
+            CU_ASSERT(st.pieces > 0); /* leased: timed */
+        }
+        lf_loop_destroy(loop);
+    }
+    /* Long: 200000 iterations of a few ns each, far over 10 us of compute. */
+    loop = make_loop("auto", 2);
+    for (int e = 0; e < 6; e++) {
+        CU_ASSERT_EQUAL(run_counted(loop, 200000, hits), 0);
+        struct lf_loop_stats st;
+        lf_loop_last_stats(loop, &st);
+        CU_ASSERT(st.pieces > 0);
+    }
+    lf_loop_destroy(loop);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--profile-child") == 0) {
@@ -372,6 +472,7 @@ int main(int argc, char **argv)
         {"trace_profile", test_trace_profile},
         {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
         {"no_lease_no_steal", test_no_lease_no_steal},
+        {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

@@ -100,6 +100,7 @@ struct lf__slot {
     int untimed;              /* a schedule whose policy reads no times, and no trace: no
                                  clock per chunk, counts kept by the member, booked at exit */
     int solo;                 /* team of one: the counter has no other writer */
+    int tiny;                 /* lf__exec_tiny: untimed fixed chunks, nothing learned */
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;

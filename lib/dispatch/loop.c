@@ -197,10 +197,16 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* What the site learned matters only to schedules that calibrate or
      * read times; the others skip the lock. */
     int calib;
+    uint64_t tiny = 0;
     if (lf__exec_mem_wanted(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
-        calib = lf__exec_start(&s->ex, &l->mem, s->cal0);
+        /* A tiny execution (lf__exec_tiny) starts nothing: untimed, fixed
+         * chunks, nothing learned (not traced, located, monotonic or under
+         * OpenMP's guided bound, which fixed chunks would break). */
+        if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap)
+            tiny = lf__exec_tiny(&l->sched, l->P, &l->mem, n);
+        calib = tiny ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
         LF__SET(s->view.claim_ns, 0.0);
@@ -211,12 +217,16 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* OpenMP's guided bound, where the caller asked for it (never under
      * locality, whose domain ranges size their own claims). */
     LF__SET(s->ex.cap, l->guided_cap && !lf__located(s));
-    uint64_t fa_chunk = s->fa_chunk;
-    enum lf__claim_kind kind = lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &fa_chunk);
+    uint64_t fa_chunk = tiny;
+    enum lf__claim_kind kind =
+        tiny ? LF__CLAIM_FETCH_ADD : lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &fa_chunk);
     LF__SET(s->fa_chunk, fa_chunk);
     LF__SET(s->kind, kind);
     LF__SET(s->claim, lf__claim_of(kind));
-    int mode = (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
+    LF__SET(s->tiny, tiny != 0);
+    int mode =
+        tiny ? LF__LEASE_OFF
+             : (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
     LF__SET(s->lease_mode, mode);
     if (mode != LF__LEASE_OFF) /* only a leasing instance reads the words */
         for (size_t t = 0; t < P; t++)
@@ -225,8 +235,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
     /* Pieces are sized in time: a leasing instance is timed. */
-    LF__SET(s->untimed, !s->trace && !lf__located(s) && !lf__exec_needs_times(&l->sched, l->P) &&
-                            mode == LF__LEASE_OFF);
+    LF__SET(s->untimed, tiny || (!s->trace && !lf__located(s) &&
+                                 !lf__exec_needs_times(&l->sched, l->P) && mode == LF__LEASE_OFF));
     LF__SET(s->solo, P == 1);
     /* An untimed instance of a leased handle reads no clock (its t_begin
      * is 0): none of its chunks is timed, and nobody sees its statistics. */
@@ -404,8 +414,10 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
     else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
-    st.drifted = update_memory(l, s);
-    report_learned(l, s, &st);
+    if (!s->tiny) { /* a tiny execution measured nothing to learn from */
+        st.drifted = update_memory(l, s);
+        report_learned(l, s, &st);
+    }
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){
         lf__load_relaxed(&s->n_local), lf__load_relaxed(&s->n_remote),

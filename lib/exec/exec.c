@@ -343,6 +343,18 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
     return want >= (double)rem ? rem : (uint64_t)want;
 }
 
+uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n)
+{
+    if (!(s->pol->flags & LF__P_PROFILE) || P < 2 || s->lease >= 0 || !s->memory || s->cal_paper ||
+        !(m->team_ns_per_iter > 0.0) || m->team_ns_per_iter * (double)n >= LF__TINY_NS ||
+        m->tiny_runs + 1 >= LF__TINY_RECHECK ||
+        n > UINT64_MAX / 4) /* the counter's overshoot, n + (P + 1) ceil(n / 2P), cannot wrap */
+        return 0;
+    m->tiny_runs++;
+    uint64_t k = 2 * (uint64_t)P, c = n / k + (n % k != 0);
+    return c ? c : 1;
+}
+
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)
 {
     const struct lf__sched *s = x->sched;
@@ -353,6 +365,16 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
     /* With a profile, a worker's rate is its time per unit: which part of
      * the loop it happened to run does not count as drift. */
     m->prof.dropped = lf__exec_profile_learn(x, m);
+    if (s->pol->flags & LF__P_PROFILE) {
+        /* What the team computed, per iteration: lf__exec_tiny's estimate. */
+        double busy = 0.0, iters = 0.0;
+        for (int t = 0; t < v->nworkers; t++) {
+            busy += (double)lf__word_get(&v->w[t].busy_ns);
+            iters += (double)lf__word_get(&v->w[t].iters);
+        }
+        m->team_ns_per_iter = iters > 0.0 ? busy / iters : 0.0;
+        m->tiny_runs = 0;
+    }
     int all = 1;
     for (int t = 0; t < v->nworkers; t++) {
         uint64_t it = lf__word_get(&v->w[t].iters);

@@ -369,7 +369,32 @@ struct lf__site_mem {
     uint64_t *cal;
     double (*cost)[3];
     struct lf__profile prof; /* LF__P_PROFILE: the cost profile (lib/exec/profile.c) */
+    /* LF__P_PROFILE: the team's compute time per iteration in the latest
+     * timed execution (ns, summed over the workers; 0: unknown), and the
+     * executions run tiny since (lf__exec_tiny). */
+    double team_ns_per_iter;
+    unsigned tiny_runs;
 };
+
+/* An execution of a learning schedule (LF__P_PROFILE: auto) whose whole
+ * team's compute is expected below LF__TINY_NS is too short for anything
+ * it could learn or balance to pay for the timing, leases and memory that
+ * learning costs: it runs untimed, in 2P equal chunks.  Every
+ * LF__TINY_RECHECK-th execution of such a site is timed again, so that a
+ * loop that grew is noticed. */
+#define LF__TINY_NS      10000.0
+#define LF__TINY_RECHECK 32
+
+/* Whether this execution of n iterations of schedule s on P >= 2 workers,
+ * at a site whose memory is m, runs tiny: the fixed chunk ceil(n / 2P)
+ * (at least 1) to claim with fetch-and-add, counting the execution in m;
+ * 0 when it runs as usual (not a learning schedule, leases asked for
+ * explicitly, memory off, the paper's calibration, a site that has not
+ * measured a timed execution, an expected compute of LF__TINY_NS or more,
+ * or the periodic timed execution).  The executor calls it under the
+ * memory's lock, before lf__exec_start, and neither starts the policy nor
+ * ends the memory (lf__exec_mem_end) of a tiny execution. */
+uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n);
 
 /* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
 

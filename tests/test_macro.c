@@ -160,6 +160,35 @@ static void test_macro_thousand_nowait_loops(void)
     }
 }
 
+/* LF_FOR_AT: one line of code, several call sites: each keeps its own
+ * handles and memory (a learning schedule on one does not see the other's
+ * rates), every iteration of every execution runs once, and the sites'
+ * labels name them. */
+static void test_macro_explicit_sites(void)
+{
+    static struct lf_site sites[3] = {LF_SITE_INIT("site-a", 1), LF_SITE_INIT("site-b", 2),
+                                      LF_SITE_INIT("site-c", 3)};
+    const char *specs[3] = {"multi", "auto", "dynamic,3"};
+    enum { N = 3000 };
+    static atomic_int hits[3][N];
+    for (int e = 0; e < 4; e++)
+        for (int k = 0; k < 3; k++) {
+            long n = N - 7 * e - k;
+#pragma omp parallel num_threads(2)
+            LF_FOR_AT(&sites[k], i, 0, n, 1, specs[k])
+            atomic_fetch_add(&hits[k][i], 1);
+            long bad = 0;
+            for (long i = 0; i < N; i++)
+                bad += atomic_exchange(&hits[k][i], 0) != (i < n);
+            CU_ASSERT_EQUAL(bad, 0);
+        }
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT_PTR_NOT_NULL(sites[k].priv);
+    CU_ASSERT(sites[0].priv != sites[1].priv && sites[1].priv != sites[2].priv &&
+              sites[0].priv != sites[2].priv);
+    CU_ASSERT_STRING_EQUAL(sites[1].file, "site-b");
+}
+
 /* Which loops run without a handle (lf_omp_light_begin): schedules that
  * need only a counter and size claims from the remainder (guided; fixed
  * sizes keep a slot's fetch-and-add), in a team of one under either
@@ -262,6 +291,7 @@ int main(void)
         {"macro_thousand_nowait_loops", test_macro_thousand_nowait_loops},
         {"macro_default_forms", test_macro_default_forms},
         {"macro_light_path", test_macro_light_path},
+        {"macro_explicit_sites", test_macro_explicit_sites},
         {0, 0},
     };
     return lfcu_run("macro", tests);

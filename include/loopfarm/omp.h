@@ -25,9 +25,13 @@
  *                                        LF_IN(T, k, j) is the element of input k
  *                                        that loop index j reads (j within the
  *                                        chunk, or its halo), of type const T
+ *   LF_FOR_AT(site, i, lo, hi, incr, spec), LF_FOR_AT_NOWAIT(...),
+ *   LF_FOR_DATA_AT(site, i, lo, hi, incr, spec, data)
+ *                                        keyed by an explicit struct lf_site
+ *                                        (LF_SITE_INIT) instead of the line
  *
  * With no spec the schedule comes from the LF_SCHEDULE environment variable
- * (default "dynamic").  Each execution of a loop leases a handle for its
+ * (default "auto").  Each execution of a loop leases a handle for its
  * team alone, so teams that pthreads open at the same time never share one.
  * Under libgomp there is no barrier at loop entry; under other runtimes
  * (libomp) the members receive the lease at an `omp single copyprivate`,
@@ -145,10 +149,12 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 /* i advances with unsigned arithmetic so that stepping past the last
  * iteration of a loop that ends near LONG_MAX is not an overflow. */
-#define LF__FOR(i, lo, hi, incr, spec, wait) LF__FOR_D(i, lo, hi, incr, spec, wait, 0)
+#define LF__FOR(i, lo, hi, incr, spec, wait) LF__FOR_S(LF__SITE(), i, lo, hi, incr, spec, wait, 0)
 #define LF__FOR_D(i, lo, hi, incr, spec, wait, data)                                               \
+    LF__FOR_S(LF__SITE(), i, lo, hi, incr, spec, wait, data)
+#define LF__FOR_S(site, i, lo, hi, incr, spec, wait, data)                                         \
     for (struct lf__omp_for lf__f_ =                                                               \
-             lf__omp_for_begin(LF__SITE(), (lo), (hi), (incr), (spec), (wait), (data));            \
+             lf__omp_for_begin((site), (lo), (hi), (incr), (spec), (wait), (data));                \
          lf__omp_for_next(&lf__f_);)                                                               \
         for (long i = lf__f_.first, lf__k_ = (long)lf__f_.count; lf__k_ > 0;                       \
              lf__k_--, i = (long)((unsigned long)i + (unsigned long)(incr)))
@@ -162,6 +168,22 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 
 #define LF_FOR_DATA(i, lo, hi, incr, spec, data)        LF__FOR_D(i, lo, hi, incr, spec, 1, data)
 #define LF_FOR_DATA_NOWAIT(i, lo, hi, incr, spec, data) LF__FOR_D(i, lo, hi, incr, spec, 0, data)
+
+/* A loop whose call site is *site instead of its source line: what a site
+ * learns (rates, profile, handles) is kept per struct lf_site, so one line
+ * of code can serve several logical loops that must learn apart, e.g. a
+ * generic routine called for different kernels, or a benchmark running
+ * each schedule through the same machine code.  The site must be
+ * zero-initialised apart from its label (LF_SITE_INIT) and live as long as
+ * the process: the library keeps what it learned behind it. */
+#define LF_SITE_INIT(file, line)                                                                   \
+    {                                                                                              \
+        (file), (line), 0, 0                                                                       \
+    }
+#define LF_FOR_AT(site, i, lo, hi, incr, spec)        LF__FOR_S(site, i, lo, hi, incr, spec, 1, 0)
+#define LF_FOR_AT_NOWAIT(site, i, lo, hi, incr, spec) LF__FOR_S(site, i, lo, hi, incr, spec, 0, 0)
+#define LF_FOR_DATA_AT(site, i, lo, hi, incr, spec, data)                                          \
+    LF__FOR_S(site, i, lo, hi, incr, spec, 1, data)
 /* Inside LF_FOR_DATA: the element of input k (a base/size/stride input)
  * that loop index j reads, staged or in place. */
 #define LF_IN(T, k, j) (*(const T *)(lf__f_.in[k] + ((j)-lf__f_.first) * lf__f_.step[k]))

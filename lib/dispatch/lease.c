@@ -118,7 +118,7 @@ uint64_t lf__lease_steal(struct lf_loop *l, struct lf__slot *s, int tid, uint64_
         if (best < 0) {
             if (!marked)
                 return 0;
-            lf__backoff(&spins); /* a claim in progress: its lease comes next */
+            lf__wait_brief(&spins); /* a claim in progress: its lease comes next */
             continue;
         }
         uint64_t take = lf__exec_steal_size(best_left), back = back_of(best_w);

@@ -284,7 +284,10 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
             }
             continue;
         }
-        lf__backoff(&spins); /* previous user of the slot still inside, or init running */
+        if (st == ((g << 2) | LF__SLOT_INIT))
+            lf__wait_brief(&spins); /* another member initialises it */
+        else
+            lf__backoff(&spins); /* its previous user is still inside */
     }
     if (!th->bound) {
         /* LF_BIND: pin this member once per handle (a no-op when unset). */

@@ -107,6 +107,7 @@
 #include <string.h>
 
 #include <loopfarm.h>
+#include "atomics.h"
 #include "shim/shim.h"
 
 #define SHIM_API __attribute__((visibility("default")))
@@ -314,9 +315,14 @@ static bool same_bounds(struct meet_block *b, const struct lf__shim_loop *st)
         atomic_store_explicit(&b->bounds_state, 2, memory_order_release);
         return true;
     }
-    /* Acquire: pairs with the release above. */
-    while (atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2)
-        sched_yield();
+    /* Acquire: pairs with the release above.  The writer is between two
+     * stores: spin before yielding, which on a core shared with another
+     * process would give that process a whole time slice. */
+    for (unsigned spins = 0; atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2;)
+        if (++spins < (1u << 14))
+            lf__cpu_relax();
+        else
+            sched_yield();
     return memcmp(&b->bounds, &mine, sizeof mine) == 0;
 }
 

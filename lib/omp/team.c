@@ -409,7 +409,7 @@ lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, i
     }
     unsigned spins = 0;
     while (cur == MEET_BUSY) {
-        lf__backoff(&spins); /* the leasing member may be making a handle */
+        lf__wait_brief(&spins); /* the leasing member is taking (or making) a handle */
         cur = lf__loadp_acquire(slot);
     }
     return cur;

@@ -1,6 +1,7 @@
 /* tests/test_env.c - the LF_* environment is read in one place: a typo in
  * LF_CLOCK and a non-numeric LF_VERBOSE are reported once each, naming the
- * accepted forms, and fall back to the default; good values are used
+ * accepted forms, and fall back to the default (so does a malformed byte
+ * size in LF_MPI_STAGE_BYTES); good values are used
  * silently; lf__env_info says where each value came from.  Each case runs
  * in a child (variables are read once per process).  Exit 0 pass, 1 fail. */
 #include <stdio.h>
@@ -51,6 +52,25 @@ static int bind_recorded(void)
     return e.fallback && strcmp(e.fallback, "none") == 0 ? 0 : 1;
 }
 
+/* LF_MPI_STAGE_BYTES: a byte size env.c checks itself. */
+static int bytes_twice(void)
+{
+    uint64_t a = lf__env_bytes(LF__ENV_MPI_STAGE_BYTES), b = lf__env_bytes(LF__ENV_MPI_STAGE_BYTES);
+    struct lf__env_info e;
+    lf__env_info(LF__ENV_MPI_STAGE_BYTES, &e);
+    return a == 0 && b == 0 && e.fallback && strcmp(e.fallback, "16M") == 0 ? 0 : 1;
+}
+
+static int bytes_64k(void)
+{
+    return lf__env_bytes(LF__ENV_MPI_STAGE_BYTES) == 65536 ? 0 : 1;
+}
+
+static int bytes_3g(void)
+{
+    return lf__env_bytes(LF__ENV_MPI_STAGE_BYTES) == 3ULL << 30 ? 0 : 1;
+}
+
 int main(void)
 {
     char err[2048];
@@ -72,6 +92,17 @@ int main(void)
 
     CHECK(plain_child_stderr("LF_BIND", "sideways", bind_recorded, err, sizeof err) == 0);
     CHECK(plain_lines(err) == 1);
+
+    const char *bad_bytes[] = {"lots", "0", "-5", "12Q", "16MB", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof bad_bytes / sizeof *bad_bytes; k++) {
+        CHECK(plain_child_stderr("LF_MPI_STAGE_BYTES", bad_bytes[k], bytes_twice, err,
+                                 sizeof err) == 0);
+        CHECK(plain_lines(err) == 1 && strstr(err, "LF_MPI_STAGE_BYTES") && strstr(err, "16M"));
+    }
+    CHECK(plain_child_stderr("LF_MPI_STAGE_BYTES", "64k", bytes_64k, err, sizeof err) == 0);
+    CHECK(err[0] == '\0');
+    CHECK(plain_child_stderr("LF_MPI_STAGE_BYTES", "3G", bytes_3g, err, sizeof err) == 0);
+    CHECK(err[0] == '\0');
 
     /* Unset: no value, a default to show, accepted forms to name. */
     unsetenv("LF_TRACE");

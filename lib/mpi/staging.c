@@ -39,55 +39,13 @@ static lf__au64 data_ids;
 static uint64_t stage_bytes = STAGE_BYTES_DEFAULT;
 static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
 
-/* s as a byte count: a whole number >= 1 with an optional K, M or G suffix
- * (powers of 1024); 0 when it is not one. */
-static uint64_t parse_bytes(const char *s)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    int shift = 0;
-    switch (*end) {
-    case 'K':
-    case 'k':
-        shift = 10;
-        end++;
-        break;
-    case 'M':
-    case 'm':
-        shift = 20;
-        end++;
-        break;
-    case 'G':
-    case 'g':
-        shift = 30;
-        end++;
-        break;
-    }
-    if (errno == ERANGE || *end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
-        return 0;
-    return (uint64_t)v << shift;
-}
-
-/* LF_MPI_STAGE_BYTES, read once per process: a malformed value is
- * reported once and the default used. */
+/* LF_MPI_STAGE_BYTES, read once per process (env.c checks its form,
+ * reports a malformed value once and reads it as unset). */
 static void read_stage_bytes(void)
 {
-    const char *v = lf__env(LF__ENV_MPI_STAGE_BYTES);
-    if (!v)
-        return;
-    uint64_t b = parse_bytes(v);
-    if (b) {
+    uint64_t b = lf__env_bytes(LF__ENV_MPI_STAGE_BYTES);
+    if (b)
         stage_bytes = b;
-        return;
-    }
-    fprintf(stderr,
-            "loopfarm: LF_MPI_STAGE_BYTES=\"%s\": expected a whole number of bytes >= 1 with an "
-            "optional K, M or G; staging in rank chunks of at most 16M\n",
-            v);
-    lf__env_rejected(LF__ENV_MPI_STAGE_BYTES, "16M");
 }
 
 uint64_t lf__mpi_stage_piece(size_t in_elem, size_t out_elem)

@@ -13,13 +13,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "platform/env.h"
 
-enum check { CHECK_OWNER, CHECK_INT, CHECK_WORDS };
+enum check { CHECK_OWNER, CHECK_INT, CHECK_WORDS, CHECK_BYTES };
 
 struct var {
     const char *name;
@@ -52,7 +53,7 @@ static struct var vars[LF__ENV_COUNT] = {
     [LF__ENV_MPI_SCHEDULE] = {"LF_MPI_SCHEDULE", CHECK_OWNER, NULL, "fac2",
                               "a schedule as for LF_SCHEDULE, for the rank level of "
                               "loopfarm/mpi.h loops (doc/mpi.md)"},
-    [LF__ENV_MPI_STAGE_BYTES] = {"LF_MPI_STAGE_BYTES", CHECK_OWNER, NULL, "16M",
+    [LF__ENV_MPI_STAGE_BYTES] = {"LF_MPI_STAGE_BYTES", CHECK_BYTES, NULL, "16M",
                                  "bytes a rank chunk's fetched input and results may occupy: a "
                                  "whole number >= 1 with an optional K, M or G (x 1024) "
                                  "(doc/mpi.md)"},
@@ -83,6 +84,38 @@ static int is_int(const char *s)
     return end != s && *end == '\0' && errno != ERANGE && v >= INT_MIN && v <= INT_MAX;
 }
 
+/* s as a byte count: a whole number >= 1 with an optional K, M or G
+ * suffix (powers of 1024); 0 when it is not one. */
+static uint64_t bytes_of(const char *s)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'K':
+    case 'k':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        shift = 30;
+        end++;
+        break;
+    }
+    if (errno == ERANGE || *end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+        return 0;
+    return (uint64_t)v << shift;
+}
+
 /* Read variable v (env_lock held): copy, check, report a malformed value. */
 static void read_var(struct var *v)
 {
@@ -95,6 +128,7 @@ static void read_var(struct var *v)
         return;
     int ok = v->check == CHECK_INT     ? is_int(v->use)
              : v->check == CHECK_WORDS ? is_word(v->use, v->words)
+             : v->check == CHECK_BYTES ? bytes_of(v->use) != 0
                                        : 1;
     if (ok)
         return;
@@ -117,6 +151,12 @@ const char *lf__env(enum lf__env_id id)
     const char *use = v->use;
     pthread_mutex_unlock(&env_lock);
     return use;
+}
+
+uint64_t lf__env_bytes(enum lf__env_id id)
+{
+    const char *s = lf__env(id);
+    return s ? bytes_of(s) : 0;
 }
 
 int lf__env_verbose(void)

@@ -16,6 +16,8 @@
 #ifndef LF_PLATFORM_ENV_H
 #define LF_PLATFORM_ENV_H
 
+#include <stdint.h>
+
 enum lf__env_id {
     LF__ENV_SCHEDULE,        /* default schedule of LF_FOR loops and the shim */
     LF__ENV_REPLACE,         /* the shim's per-kind replacement map */
@@ -36,6 +38,11 @@ const char *lf__env(enum lf__env_id id);
 
 /* LF_VERBOSE as a number: 0 when unset or malformed. */
 int lf__env_verbose(void);
+
+/* A byte-size variable (LF_MPI_STAGE_BYTES: a whole number >= 1 with an
+ * optional K, M or G, powers of 1024; env.c checks it) in bytes: 0 when
+ * unset or malformed (reported once). */
+uint64_t lf__env_bytes(enum lf__env_id id);
 
 /* Record that the owner of id could not use its value and used fallback
  * instead (it has printed its own message); lf-info shows it. */

@@ -1462,8 +1462,6 @@ int main(int argc, char **argv)
     bench_cleanup_install();
 #ifdef BENCH_OPENMP
     lf_sites_init();
-#endif
-#ifdef BENCH_OPENMP
     omp_set_dynamic(0);
 #endif
 #ifndef BENCH_PARENT

@@ -6,6 +6,7 @@
 #define PLAIN_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -67,11 +68,14 @@ static inline int plain_lines(const char *s)
     return n;
 }
 
+/* Member tid of a loop over [0, n): counts its iterations, and with hits
+ * each iteration's runs (hits[i] for iteration i). */
 struct plain_member {
     lf_loop *loop;
     int tid;
     long n;
     unsigned long iters;
+    atomic_uchar *hits; /* NULL: count only */
 };
 
 static inline void *plain_member_run(void *p)
@@ -81,8 +85,11 @@ static inline void *plain_member_run(void *p)
     unsigned long cnt;
     if (lf_loop_begin(m->loop, m->tid, 0, m->n, 1) != 0)
         return NULL;
-    while (lf_loop_next(m->loop, m->tid, &first, &cnt))
+    while (lf_loop_next(m->loop, m->tid, &first, &cnt)) {
         m->iters += cnt;
+        for (unsigned long j = 0; m->hits && j < cnt; j++)
+            atomic_fetch_add(&m->hits[first + (long)j], 1);
+    }
     lf_loop_end(m->loop, m->tid);
     return NULL;
 }

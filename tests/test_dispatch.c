@@ -11,6 +11,7 @@
 
 #include "exec/exec.h" /* LF__TINY_RECHECK */
 #include "lfcu.h"
+#include "plain.h"
 #include "loopfarm.h"
 
 static _Thread_local volatile double sink; /* per thread: no race between members */
@@ -343,36 +344,15 @@ static void test_trace_profile(void)
 
 /* One execution of [0, n) on a team of 2 that counts each iteration in
  * hits (zeroed first); returns the iterations not run exactly once. */
-struct hit_arg {
-    lf_loop *loop;
-    int tid;
-    long n;
-    atomic_uchar *hits;
-};
-
-static void *hit_member(void *p)
-{
-    struct hit_arg *a = p;
-    long first;
-    unsigned long cnt;
-    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
-        return NULL;
-    while (lf_loop_next(a->loop, a->tid, &first, &cnt))
-        for (unsigned long j = 0; j < cnt; j++)
-            atomic_fetch_add(&a->hits[first + (long)j], 1);
-    lf_loop_end(a->loop, a->tid);
-    return NULL;
-}
-
 static long run_counted(lf_loop *loop, long n, atomic_uchar *hits)
 {
     pthread_t th[2];
-    struct hit_arg a[2];
+    struct plain_member a[2];
     for (long i = 0; i < n; i++)
         atomic_store(&hits[i], 0);
     for (int t = 0; t < 2; t++) {
-        a[t] = (struct hit_arg){loop, t, n, hits};
-        pthread_create(&th[t], NULL, hit_member, &a[t]);
+        a[t] = (struct plain_member){loop, t, n, 0, hits};
+        pthread_create(&th[t], NULL, plain_member_run, &a[t]);
     }
     for (int t = 0; t < 2; t++)
         pthread_join(th[t], NULL);

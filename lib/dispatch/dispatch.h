@@ -217,36 +217,6 @@ struct lf_loop {
     struct lf__thr thr[];
 };
 
-/* Spin politely; after a while give the core away, since a waiting member
- * may be keeping the one it waits for off the CPU. */
-static inline void lf__backoff(unsigned *spins)
-{
-    if (++*spins < 64)
-        lf__cpu_relax();
-    else
-        sched_yield();
-}
-
-/* Spins a member waits without yielding for another's brief step (a few
- * hundred microseconds at most), before it backs off as lf__backoff does:
- * a step that takes longer was descheduled, and then yielding is right. */
-#define LF__BRIEF_SPINS (1u << 14)
-
-/* One step of a wait for another member's brief step: a slot's
- * initialisation, a handle being leased for the team, a claim between its
- * mark and its lease.  Yielding at once would hand a core shared with
- * another process to that process for its whole time slice (measured:
- * PageRank through the shim under a busy process, 8 % slower). */
-static inline void lf__wait_brief(unsigned *spins)
-{
-    if (*spins < LF__BRIEF_SPINS) {
-        ++*spins;
-        lf__cpu_relax();
-        return;
-    }
-    lf__backoff(spins);
-}
-
 /* The loop index of logical iteration k of a loop from lo by incr
  * (wrapping arithmetic: the result is in range by construction). */
 static inline long lf__index_at(long lo, long incr, uint64_t k)

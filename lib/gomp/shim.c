@@ -316,13 +316,10 @@ static bool same_bounds(struct meet_block *b, const struct lf__shim_loop *st)
         return true;
     }
     /* Acquire: pairs with the release above.  The writer is between two
-     * stores: spin before yielding, which on a core shared with another
-     * process would give that process a whole time slice. */
-    for (unsigned spins = 0; atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2;)
-        if (++spins < (1u << 14))
-            lf__cpu_relax();
-        else
-            sched_yield();
+     * stores: a brief wait. */
+    unsigned spins = 0;
+    while (atomic_load_explicit(&b->bounds_state, memory_order_acquire) != 2)
+        lf__wait_brief(&spins);
     return memcmp(&b->bounds, &mine, sizeof mine) == 0;
 }
 

@@ -159,10 +159,10 @@ struct lf__mpi_rank {
     uint64_t *blk, *blk_rem;
     double wait_ns; /* LF__MPI_WAIT for an owner: about how long it needs */
     /* A claim whose data other ranks own runs in pieces of at most piece
-     * iterations (lf__mpi_stage_piece; 0: no data): [rest_lo, rest_lo +
-     * rest_n) is what is left of it to hand out.  The policy and the
-     * statistics see the whole claim: its pieces' iterations and busy time
-     * add up (acc_n, acc_busy) until its last is done. */
+     * iterations (lf__mpi_stage_piece; 0: no data); [rest_lo, rest_lo +
+     * rest_n) is what is left of the claim being handed out.  The policy
+     * and the statistics see the whole claim: its pieces' iterations and
+     * busy time add up (acc_n, acc_busy) until its last is done. */
     uint64_t piece, rest_lo, rest_n;
     int rest_calib;
     uint64_t acc_n, acc_busy;

@@ -450,36 +450,30 @@ static int own_range(const struct lf__mpi_rank *r, uint64_t lo, uint64_t n)
     return r->home && r->home[me] <= lo && lo + n <= r->home[me + 1];
 }
 
-/* Hand out the claim [lo, lo + n) (claimed at t1) as *c: whole, or, when
- * its data must be staged and it holds more than r->piece iterations, its
- * first piece, the rest kept for the next calls. */
-static void hand_out(struct lf__mpi_rank *r, uint64_t lo, uint64_t n, int calib, double t1,
-                     struct lf__mpi_chunk *c)
+/* The next piece of the claim being handed out, [rest_lo, rest_lo +
+ * rest_n), as *c (handed out at t): what is left, or, while its data must
+ * be staged and more than r->piece iterations are left, r->piece of them. */
+static int next_piece(struct lf__mpi_rank *r, double t, struct lf__mpi_chunk *c)
 {
-    uint64_t k = n;
-    if (r->piece && n > r->piece && !own_range(r, lo, n)) {
+    uint64_t k = r->rest_n;
+    if (r->piece && k > r->piece && !own_range(r, r->rest_lo, k))
         k = r->piece;
-        r->rest_lo = lo + k;
-        r->rest_n = n - k;
-        r->rest_calib = calib;
-    }
     r->chunks++;
-    *c = (struct lf__mpi_chunk){.lo = lo, .n = k, .t_claim = t1, .calib = calib, .last = k == n};
-}
-
-/* The next piece of a claim being staged in pieces. */
-static int next_piece(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
-{
-    uint64_t k = r->rest_n < r->piece ? r->rest_n : r->piece;
-    r->chunks++;
-    *c = (struct lf__mpi_chunk){.lo = r->rest_lo,
-                                .n = k,
-                                .t_claim = MPI_Wtime(),
-                                .calib = r->rest_calib,
-                                .last = k == r->rest_n};
+    *c = (struct lf__mpi_chunk){
+        .lo = r->rest_lo, .n = k, .t_claim = t, .calib = r->rest_calib, .last = k == r->rest_n};
     r->rest_lo += k;
     r->rest_n -= k;
     return 1;
+}
+
+/* Hand out the claim [lo, lo + n), claimed at t1, piece by piece. */
+static void hand_out(struct lf__mpi_rank *r, uint64_t lo, uint64_t n, int calib, double t1,
+                     struct lf__mpi_chunk *c)
+{
+    r->rest_lo = lo;
+    r->rest_n = n;
+    r->rest_calib = calib;
+    next_piece(r, t1, c);
 }
 
 int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
@@ -487,7 +481,7 @@ int lf__mpi_rank_claim(struct lf__mpi_rank *r, struct lf__mpi_chunk *c)
     if (!r->inside)
         return 0;
     if (r->rest_n)
-        return next_piece(r, c);
+        return next_piece(r, MPI_Wtime(), c);
     if (r->stopped)
         return 0;
     double t = MPI_Wtime();

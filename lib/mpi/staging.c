@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,27 +31,17 @@ static lf__au64 data_ids;
 /* Bytes per MPI call: counts are int. */
 #define PIECE ((size_t)1 << 30)
 
-/* LF_MPI_STAGE_BYTES when unset (as env.c's table says): 16 MiB per rank
- * chunk, at most LF__MPI_RING of them held by a rank. */
+/* LF_MPI_STAGE_BYTES when unset or malformed (as env.c's table says):
+ * 16 MiB per rank chunk, at most LF__MPI_RING of them held by a rank. */
 #define STAGE_BYTES_DEFAULT ((uint64_t)16 << 20)
-
-static uint64_t stage_bytes = STAGE_BYTES_DEFAULT;
-static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
-
-/* LF_MPI_STAGE_BYTES, read once per process (env.c checks its form,
- * reports a malformed value once and reads it as unset). */
-static void read_stage_bytes(void)
-{
-    uint64_t b = lf__env_bytes(LF__ENV_MPI_STAGE_BYTES);
-    if (b)
-        stage_bytes = b;
-}
 
 uint64_t lf__mpi_stage_piece(size_t in_elem, size_t out_elem)
 {
-    pthread_once(&stage_once, read_stage_bytes);
+    uint64_t bytes = lf__env_bytes(LF__ENV_MPI_STAGE_BYTES); /* read once, by env.c */
+    if (!bytes)
+        bytes = STAGE_BYTES_DEFAULT;
     uint64_t per = (uint64_t)in_elem + out_elem;
-    uint64_t k = per ? stage_bytes / per : UINT64_MAX;
+    uint64_t k = per ? bytes / per : UINT64_MAX;
     return k ? k : 1;
 }
 

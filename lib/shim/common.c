@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics.h"
 #include "platform/env.h"
 #include "shim/shim.h"
 
@@ -293,9 +294,11 @@ struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const v
             k = zero;
         }
         if (k == key) {
-            /* Acquire: pairs with the release above. */
+            /* Acquire: pairs with the release above.  The labelling is
+             * brief. */
+            unsigned spins = 0;
             while (!atomic_load_explicit(&c->ready, memory_order_acquire))
-                sched_yield();
+                lf__wait_brief(&spins);
             return &c->site;
         }
     }

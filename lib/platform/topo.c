@@ -336,6 +336,7 @@ int lf__where_self(struct lf__where *out)
     return 0;
 }
 
+#ifdef LF_HAVE_HWLOC /* the probe spares loading hwloc's topology */
 /* Read one whole number from path; -1 when it cannot. */
 static long read_long(const char *path)
 {
@@ -381,6 +382,7 @@ static void find_kinds_maybe(void)
         }
     }
 }
+#endif
 
 int lf__perf_needs_topo(void)
 {

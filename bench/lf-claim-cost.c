@@ -1,4 +1,5 @@
-/* bench/lf-claim-cost.c - per-chunk cost of a claim on an empty-body loop:
+/* bench/lf-claim-cost.c - per-chunk cost of a claim on an empty-body loop
+ * (or, --body count, one whose body counts runs of consecutive iterations):
  * loopfarm's fixed-size (fetch-and-add) and size-dependent (CAS) claims
  * against the compiler's schedule(dynamic,1) and schedule(guided), measured
  * side by side in one run, repetitions interleaved (ABAB...), medians; and
@@ -6,7 +7,8 @@
  * against schedule(guided); and the floor of any library that meets its team
  * through libgomp's public ABI (floor:guided, see run_floor).
  *
- *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--format table|csv]
+ *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--body empty|count]
+ *                 [--format table|csv]
  */
 #include <omp.h>
 #include <stdbool.h>
@@ -60,96 +62,115 @@ void GOMP_loop_end_nowait(void);
  * team meets in the zeroed memory of an empty work share of its own, held
  * open for the loop (the one piece of storage libgomp's ABI gives a team
  * for one loop alone), each member claims ceil(r / P) with a CAS on a
- * counter there, and leaves with GOMP_loop_end_nowait.  No call site, no
+ * counter there that expects the value its previous claim left, and leaves
+ * with GOMP_loop_end_nowait.  No call site, no
  * policy, no statistics: what any such library pays at least, so the gap
  * between this row and omp:guided is what meeting through the ABI costs.
- * Returns the runs of consecutive iterations the member got, as the
- * other rows' bodies count them. */
-static long run_floor(long n, int P)
+ * With count, returns the runs of consecutive iterations the member got,
+ * as the other rows' counting bodies do; else 0 (an empty body). */
+static long run_floor(long n, int P, int count)
 {
     void *mem = (void *)(uintptr_t)sizeof(unsigned long);
     long s, e, c = 0, last = -2;
     GOMP_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
     unsigned long *next = mem;
-    unsigned long cur = __atomic_load_n(next, __ATOMIC_RELAXED);
+    /* Each CAS expects where the member last left the counter (0 at first),
+     * never reading it first: one transfer of its line per claim. */
+    unsigned long cur = 0;
     while (cur < (unsigned long)n) {
         unsigned long k = ((unsigned long)n - cur + (unsigned long)P - 1) / (unsigned long)P;
         if (!__atomic_compare_exchange_n(next, &cur, cur + k, 1, __ATOMIC_RELAXED,
                                          __ATOMIC_RELAXED))
             continue;
-        for (long i = (long)cur; i < (long)(cur + k); i++) {
+        for (long i = (long)cur; count && i < (long)(cur + k); i++) {
             c += i != last + 1;
             last = i;
         }
-        cur = __atomic_load_n(next, __ATOMIC_RELAXED);
+        cur += k;
     }
     GOMP_loop_end_nowait();
     return c;
 }
 
-/* n empty iterations under kind (one loop for dynamic, n / GUIDED_LOOP
- * loops for guided); returns seconds.  The body only keeps the index alive
- * so the loop is not optimised away. */
+/* n iterations under kind (one loop for dynamic, n / GUIDED_LOOP loops
+ * for guided and auto), the body BODY run for each iteration i with c and
+ * last in scope; returns the seconds taken and adds the runs of
+ * consecutive iterations the team got to *runs.  Defined twice: with an
+ * empty body (the claims alone: the compiler removes the loop over a
+ * chunk's iterations, never the claims) and with a body that counts runs,
+ * so that auto's chunks can be counted. */
+/* clang-format off: the pragmas stay on lines of their own */
+#define CLAIM_RUN(name, BODY, COUNT)                                                               \
+    static double name(enum kind k, long n, int threads, long *runs)                               \
+    {                                                                                              \
+        long total = 0;                                                                            \
+        int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO || k == FLOOR_GUIDED;       \
+        long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;                 \
+        double t0 = now();                                                                         \
+        _Pragma("omp parallel num_threads(threads) reduction(+ : total)") for (long l = 0;         \
+                                                                               l < loops; l++)     \
+        {                                                                                          \
+            long last = -2, c = 0;                                                                 \
+            long n = len;                                                                          \
+            switch (k) {                                                                           \
+            case OMP_DYNAMIC1:                                                                     \
+                _Pragma("omp for schedule(dynamic, 1) nowait") for (long i = 0; i < n; i++) BODY;  \
+                break;                                                                             \
+            case OMP_GUIDED:                                                                       \
+                _Pragma("omp for schedule(guided) nowait") for (long i = 0; i < n; i++) BODY;      \
+                break;                                                                             \
+            case LF_DYNAMIC1:                                                                      \
+                LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic") BODY;                                   \
+                break;                                                                             \
+            case LF_GUIDED:                                                                        \
+                LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided") BODY;                                    \
+                break;                                                                             \
+            case LF_AUTO:                                                                          \
+                LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto") BODY;                                      \
+                break;                                                                             \
+            case FLOOR_GUIDED:                                                                     \
+                c = run_floor(n, omp_get_num_threads(), COUNT);                                    \
+                break;                                                                             \
+            default:                                                                               \
+                break;                                                                             \
+            }                                                                                      \
+            total += c + (last < -2); /* keeps last used */                                        \
+        }                                                                                          \
+        double t = now() - t0;                                                                     \
+        *runs += total;                                                                            \
+        return t;                                                                                  \
+    }
+
+CLAIM_RUN(run_empty, {}, 0)
+CLAIM_RUN(
+    run_count,
+    {
+        c += i != last + 1;
+        last = i;
+    },
+    1)
+/* clang-format on */
+
+/* The body of the timed loops: empty (--body empty, the claims alone) or
+ * counting runs (--body count, as the figures before 2026-11-25 were taken:
+ * each iteration costs a compare and an add, about a cycle). */
+static int count_body;
+
+/* One sample of kind; returns seconds and sets *chunks (auto: the runs its
+ * team got, counted in a separate untimed sample when the body is empty). */
 static double run(enum kind k, long n, int threads, long *chunks)
 {
-    long total = 0;
-    int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO || k == FLOOR_GUIDED;
+    long runs = 0;
+    double t = count_body ? run_count(k, n, threads, &runs) : run_empty(k, n, threads, &runs);
+    int guided = k != OMP_DYNAMIC1 && k != LF_DYNAMIC1;
     long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;
-    double t0 = now();
-#pragma omp parallel num_threads(threads) reduction(+ : total)
-    for (long l = 0; l < loops; l++) {
-        long last = -2, c = 0;
-        long n = len;
-        switch (k) {
-        case OMP_DYNAMIC1:
-#pragma omp for schedule(dynamic, 1) nowait
-            for (long i = 0; i < n; i++) {
-                c += i != last + 1;
-                last = i;
-            }
-            break;
-        case OMP_GUIDED:
-#pragma omp for schedule(guided) nowait
-            for (long i = 0; i < n; i++) {
-                c += i != last + 1;
-                last = i;
-            }
-            break;
-        case LF_DYNAMIC1:
-            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic")
-            {
-                c += i != last + 1;
-                last = i;
-            }
-            break;
-        case LF_GUIDED:
-            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided")
-            {
-                c += i != last + 1;
-                last = i;
-            }
-            break;
-        case LF_AUTO:
-            LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto")
-            {
-                c += i != last + 1;
-                last = i;
-            }
-            break;
-        case FLOOR_GUIDED:
-            c = run_floor(n, omp_get_num_threads());
-            break;
-        default:
-            break;
-        }
-        total += c;
+    if (k == LF_AUTO && !count_body) {
+        runs = 0;
+        run_count(k, n, threads, &runs);
     }
-    double t = now() - t0;
-    if (total < 0)
-        fprintf(stderr, "unreachable\n");
     /* auto's chunks depend on what it measures: the runs of consecutive
      * iterations each thread got, counted (a lease's pieces count once). */
-    *chunks = k == LF_AUTO ? total : chunk_count(k, len, threads) * loops;
+    *chunks = k == LF_AUTO ? runs : chunk_count(k, len, threads) * loops;
     return t;
 }
 
@@ -161,7 +182,8 @@ static int cmp(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: lf-claim-cost [--n N] [--reps R] [--threads LIST] [--format table|csv]\n"
+    fprintf(f, "usage: lf-claim-cost [--n N] [--reps R] [--threads LIST] [--body empty|count]\n"
+               "                     [--format table|csv]\n"
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
                "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided,\n"
                "  and loopfarm's auto against guided (its chunks counted as each thread's runs\n"
@@ -172,6 +194,10 @@ static void usage(FILE *f)
                "                 n/4096 back-to-back nowait loops of 4096 for guided and auto\n"
                "  --reps R       repetitions per schedule, interleaved (default 15)\n"
                "  --threads L    comma-separated team sizes (default 1,2)\n"
+               "  --body B       empty (default): the claims alone, no code per iteration;\n"
+               "                 count: each iteration counts runs of consecutive iterations\n"
+               "                 (about a cycle each; each row's copy of that loop is its own\n"
+               "                 machine code, so the rows' ratios also carry code placement)\n"
                "  --format F     table (default) or csv\n"
                "example: lf-claim-cost --threads 1,2 --reps 21\n");
 }
@@ -191,6 +217,14 @@ int main(int argc, char **argv)
             reps = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--threads") && a + 1 < argc) {
             snprintf(threads_list, sizeof threads_list, "%s", argv[++a]);
+        } else if (!strcmp(argv[a], "--body") && a + 1 < argc) {
+            a++;
+            if (!strcmp(argv[a], "count"))
+                count_body = 1;
+            else if (strcmp(argv[a], "empty")) {
+                fprintf(stderr, "lf-claim-cost: --body %s: expected empty or count\n", argv[a]);
+                return 2;
+            }
         } else if (!strcmp(argv[a], "--format") && a + 1 < argc) {
             a++;
             if (!strcmp(argv[a], "csv"))
@@ -210,10 +244,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (csv)
-        printf("threads,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio\n");
+        printf("threads,body,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio\n");
     else
-        printf("%-8s %-15s %10s %14s %12s %22s\n", "threads", "schedule", "chunks",
-               "median ns/chunk", "min", "ratio to omp same kind");
+        printf("body: %s\n%-8s %-15s %10s %14s %12s %22s\n", count_body ? "count" : "empty",
+               "threads", "schedule", "chunks", "median ns/chunk", "min", "ratio to omp same kind");
     for (char *tok = strtok(threads_list, ","); tok; tok = strtok(NULL, ",")) {
         int th = atoi(tok);
         if (th < 1) {
@@ -241,8 +275,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < NKIND; k++) {
             double ratio = med[k] / med[peer[k]];
             if (csv)
-                printf("%d,%s,%ld,%.2f,%.2f,%.3f\n", th, names[k], ch[k], med[k] * 1e9,
-                       t[k][0] * 1e9, ratio);
+                printf("%d,%s,%s,%ld,%.2f,%.2f,%.3f\n", th, count_body ? "count" : "empty",
+                       names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9, ratio);
             else
                 printf("%-8d %-15s %10ld %14.2f %12.2f %22.3f\n", th, names[k], ch[k], med[k] * 1e9,
                        t[k][0] * 1e9, ratio);

@@ -6,6 +6,7 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "loopfarm/omp.h"
 #include "lfcu.h"
@@ -195,7 +196,9 @@ static void test_macro_explicit_sites(void)
  * runtime and in larger teams under libgomp (the gcc build; clang's build
  * runs on libomp, whose teams lease handles); never a schedule that times
  * or learns, except auto in a team of one (light 2), which runs its loop as
- * one untimed chunk and learns nothing. */
+ * one untimed chunk and learns nothing.  A team of one takes its loop as
+ * one chunk; a larger team's guided,c chunks are GSS's
+ * min(r, max(c, ceil(r / P))) of the r = N - first iterations left. */
 static void test_macro_light_path(void)
 {
     /* A site per case: a site remembers four (spec, team size) pairs. */
@@ -214,7 +217,7 @@ static void test_macro_light_path(void)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
         for (int P = 1; P <= 3; P++) {
             enum { N = 1000 };
-            static atomic_int hits[N];
+            static atomic_int hits[N], chunk_at[N]; /* chunk_at[first]: its size */
             int got[3] = {-1, -1, -1};
 #pragma omp parallel num_threads(P)
             {
@@ -225,9 +228,11 @@ static void test_macro_light_path(void)
                 if (on) {
                     long first;
                     unsigned long count;
-                    while (lf_omp_light_next(&lt, &first, &count))
+                    while (lf_omp_light_next(&lt, &first, &count)) {
+                        atomic_store(&chunk_at[first], (int)count);
                         for (unsigned long j = 0; j < count; j++)
                             atomic_fetch_add(&hits[first + (long)j], 1);
+                    }
                     lf_omp_light_end(&lt);
                 }
             }
@@ -241,6 +246,24 @@ static void test_macro_light_path(void)
                 fprintf(stderr, "FAIL light %s P=%d: light %d (expected %d), %d iterations off\n",
                         cases[k].spec, P, got[0], want, bad);
             CU_ASSERT_EQUAL(bad, 0);
+            /* The chunks, in counter order, as the rule above says. */
+            long c = strchr(cases[k].spec, ',') ? atol(strchr(cases[k].spec, ',') + 1) : 1;
+            int off = 0;
+            for (long first = 0; want && first < N;) {
+                long size = atomic_load(&chunk_at[first]), r = N - first;
+                long gss = (r + P - 1) / P > c ? (r + P - 1) / P : c;
+                long rule = P == 1 ? N : gss < r ? gss : r;
+                if (size != rule) {
+                    fprintf(stderr, "light %s P=%d: chunk at %ld of %ld, expected %ld\n",
+                            cases[k].spec, P, first, size, rule);
+                    off++;
+                    break;
+                }
+                first += size;
+            }
+            CU_ASSERT_EQUAL(off, 0);
+            for (int i = 0; i < N; i++)
+                atomic_store(&chunk_at[i], 0);
         }
 }
 

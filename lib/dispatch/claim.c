@@ -81,7 +81,8 @@ static uint64_t claim_cas(struct lf_loop *l, struct lf__slot *s, int tid, uint64
                           uint64_t *lo)
 {
     struct cas_ctx ctx = {l, s, tid, want, now};
-    return lf__counter_cas(&s->next, s->n, cas_size, &ctx, lo);
+    uint64_t cur = lf__load_relaxed(&s->next);
+    return lf__counter_cas(&s->next, s->n, cas_size, &ctx, &cur, lo);
 }
 
 /* LF__CLAIM_STATIC: the policy's partition, no shared counter. */

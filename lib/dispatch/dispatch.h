@@ -234,22 +234,34 @@ static inline long lf__index_of(const struct lf__slot *s, uint64_t k)
  * (claim.c) and a handle-free instance (light.c) share: a size from what
  * is left, size(ctx, r) for the r >= 1 unclaimed iterations (0: the member
  * takes none), then a CAS loop; sets *lo and returns the size of
- * [*lo, *lo + size), 0 when nothing is left. */
+ * [*lo, *lo + size), 0 when nothing is left.
+ *
+ * *cur is a value the counter held (the counter only grows): the CAS
+ * expects it, and on failure learns the counter's value and sizes again;
+ * after a claim it is where the claim left the counter, so a member that
+ * keeps it between claims claims without reading the counter first.  On a
+ * counter that another core wrote last, a read followed by a CAS moves the
+ * line twice (shared, then exclusive), a CAS alone once (lf-claim-cost,
+ * 2-thread guided loops on an empty body: 0.88 of libgomp's guided per
+ * chunk, against 1.22 reading first; BENCHMARKS.md, "Claim cost: claims
+ * that expect"). */
 static inline uint64_t lf__counter_cas(lf__au64 *next, uint64_t n,
                                        uint64_t (*size)(void *ctx, uint64_t r), void *ctx,
-                                       uint64_t *lo)
+                                       uint64_t *cur, uint64_t *lo)
 {
-    uint64_t cur = lf__load_relaxed(next);
-    while (cur < n) {
-        uint64_t c = size(ctx, n - cur);
+    uint64_t at = *cur;
+    while (at < n) {
+        uint64_t c = size(ctx, n - at);
         if (!c)
-            return 0;
+            break;
         /* Relaxed: the range is the only thing the counter hands out. */
-        if (lf__cas_weak_relaxed(next, &cur, cur + c)) {
-            *lo = cur;
+        if (lf__cas_weak_relaxed(next, &at, at + c)) {
+            *lo = at;
+            *cur = at + c;
             return c;
         }
     }
+    *cur = at;
     return 0;
 }
 
@@ -264,9 +276,11 @@ static inline uint64_t lf__counter_cas(lf__au64 *next, uint64_t n,
 struct lf__light {
     struct lf__view v;
     struct lf__exec x; /* x.view is set on each use: the cursor may be copied */
-    lf__au64 *next;    /* the team's counter; NULL: own (a team of one) */
-    lf__au64 own;
-    uint64_t n; /* trip count; 0 for a member that runs nothing */
+    lf__au64 *next;    /* the team's counter; NULL: a team of one, whose
+                          counter is at alone */
+    uint64_t at;       /* where this member's latest claim left the counter (0 first) */
+    uint64_t gss;      /* the policy's lf__gss minimum (gss_min), 0: none */
+    uint64_t n;        /* trip count; 0 for a member that runs nothing */
     long lo, incr;
     int tid;
     int met; /* lib/omp: the member holds the work share the team met in */
@@ -287,6 +301,9 @@ void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int
 static inline uint64_t lf__light_size(void *ctx, uint64_t r)
 {
     struct lf__light *lt = ctx;
+    /* What lf__exec_claim_size computes, without the calls (GSS). */
+    if (lt->gss)
+        return lf__exec_clip(&lt->x, lf__gss(r, (uint64_t)lt->v.nworkers, lt->gss), r);
     return lf__exec_claim_size(&lt->x, lt->tid, r, 0.0);
 }
 
@@ -294,9 +311,15 @@ static inline uint64_t lf__light_size(void *ctx, uint64_t r)
  * (inline: lib/omp's lf_omp_light_next is the whole per-chunk path). */
 static inline int lf__light_next(struct lf__light *lt, long *first, unsigned long *count)
 {
-    uint64_t lo;
+    uint64_t lo, c;
     lt->x.view = &lt->v;
-    uint64_t c = lf__counter_cas(lt->next ? lt->next : &lt->own, lt->n, lf__light_size, lt, &lo);
+    if (lt->next) {
+        c = lf__counter_cas(lt->next, lt->n, lf__light_size, lt, &lt->at, &lo);
+    } else { /* a team of one: the whole loop, one chunk, no atomic */
+        lo = lt->at;
+        c = lt->n - lo;
+        lt->at = lt->n;
+    }
     if (!c)
         return 0;
     *first = lf__index_at(lt->lo, lt->incr, lo);

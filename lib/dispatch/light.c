@@ -39,7 +39,8 @@ void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int
     /* The policy only reads its state (no start hook): the parsed template. */
     lt->x = (struct lf__exec){.sched = s, .pstate = (void *)s->state, .view = &lt->v, .cap = cap};
     lt->next = next;
-    atomic_init(&lt->own, 0);
+    lt->at = 0; /* the team's counter starts at 0, in zeroed memory */
+    lt->gss = s->pol->gss_min ? s->pol->gss_min(s->state) : 0;
     lt->n = n;
     lt->lo = lo;
     lt->incr = incr;

@@ -549,8 +549,10 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
         gomp_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &end, NULL, &mem);
         lt->met = 1;
         struct light_shared *sh = mem;
-        uint64_t mine = bounds_key(n, lo, incr), seen = lf__load_relaxed(&sh->key);
-        if (seen == 0 && lf__cas_acq_rel(&sh->key, &seen, mine))
+        /* A CAS, not a read first: it takes the line the member's first
+         * claim needs anyway in one transfer (lf__counter_cas). */
+        uint64_t mine = bounds_key(n, lo, incr), seen = 0;
+        if (lf__cas_acq_rel(&sh->key, &seen, mine))
             seen = mine;
         if (seen != mine) {
             report_once(site, REPORT_BOUNDS,

@@ -29,9 +29,13 @@ static uint64_t guided_chunk(const void *state, const struct lf__view *v, int w,
                              double now)
 {
     const struct guided_state *s = state;
-    uint64_t P = (uint64_t)v->nworkers;
-    uint64_t g = lf__div_ceil(r, P), c = s->c ? s->c : 1;
-    return g > c ? g : c;
+    return lf__gss(r, (uint64_t)v->nworkers, s->c ? s->c : 1);
+}
+
+static uint64_t guided_min(const void *state)
+{
+    const struct guided_state *s = state;
+    return s->c ? s->c : 1;
 }
 
 const struct lf__policy lf__policy_guided = {
@@ -42,4 +46,5 @@ const struct lf__policy lf__policy_guided = {
     .state_size = sizeof(struct guided_state),
     .parse = guided_parse,
     .chunk = guided_chunk,
+    .gss_min = guided_min,
 };

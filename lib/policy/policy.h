@@ -254,6 +254,11 @@ struct lf__policy {
      * An executor that keeps them offers v->psum[k] = sum over the team of
      * out[k], so that chunk() costs O(1) instead of O(P). */
     void (*contrib)(const void *state, const struct lf__view *v, int w, double *out);
+    /* Optional: when chunk() is guided self-scheduling's lf__gss(r, P, c),
+     * whatever the view, the minimum c its state holds, so that an executor
+     * sizing claims between a failed CAS and the next may compute lf__gss
+     * inline instead of calling chunk() (lib/dispatch/light.c). */
+    uint64_t (*gss_min)(const void *state);
 };
 
 /* The registry: every policy in one table, in the order --help lists them. */
@@ -303,6 +308,16 @@ int lf__sched_parse(const char *spec, struct lf__sched *s, char *err, size_t err
 static inline uint64_t lf__div_ceil(uint64_t a, uint64_t b)
 {
     return a / b + (a % b != 0);
+}
+
+/* Guided self-scheduling's claim when r iterations are left for P >= 1
+ * workers: max(c, ceil(r / P)) (C. D. Polychronopoulos & D. J. Kuck,
+ * "Guided self-scheduling: a practical scheduling scheme for parallel
+ * supercomputers", IEEE Transactions on Computers C-36(12), 1987). */
+static inline uint64_t lf__gss(uint64_t r, uint64_t P, uint64_t c)
+{
+    uint64_t g = lf__div_ceil(r, P);
+    return g > c ? g : c;
 }
 
 /* Turn a real chunk size into one the executor can use: at least 1, at most

@@ -105,7 +105,7 @@ static inline uint64_t lf__exec_clip(const struct lf__exec *x, uint64_t c, uint6
 {
     c = c == 0 ? 1 : c > r ? r : c;
     if (x->cap) {
-        uint64_t p = (uint64_t)x->view->nworkers, bound = r / p + (r % p != 0);
+        uint64_t bound = lf__div_ceil(r, (uint64_t)x->view->nworkers);
         c = c < bound ? c : bound;
     }
     return c;
@@ -166,7 +166,7 @@ static inline uint64_t lf__exec_steal_size(uint64_t rem)
  * time) never stake more than a worker's share of a short loop. */
 static inline uint64_t lf__exec_calib_size(const struct lf__exec *x, uint64_t want, uint64_t r)
 {
-    uint64_t p = (uint64_t)x->view->nworkers, share = r / p + (r % p != 0);
+    uint64_t share = lf__div_ceil(r, (uint64_t)x->view->nworkers);
     return lf__exec_clip(x, want < share ? want : share, r);
 }
 

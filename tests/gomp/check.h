@@ -72,9 +72,16 @@ static inline void check_blocks(const int *owner, long n, long c, const char *wh
 {
     for (long b = 0; b < n; b += c)
         for (long i = b + 1; i < n && i < b + c; i++)
-            if (owner[i] != owner[b])
+            if (owner[i] != owner[b]) {
+                /* What ran around it, to tell a mis-sized chunk from a stray write. */
+                fprintf(stderr, "%s: owners of [%ld,%ld):", what, b > 2 * c ? b - 2 * c : 0,
+                        b + 3 * c < n ? b + 3 * c : n);
+                for (long j = b > 2 * c ? b - 2 * c : 0; j < n && j < b + 3 * c; j++)
+                    fprintf(stderr, " %d", owner[j]);
+                fputc('\n', stderr);
                 FAIL("%s: block [%ld,%ld) split between threads %d and %d (chunk %ld)", what, b,
                      b + c, owner[b], owner[i], c);
+            }
 }
 
 #endif

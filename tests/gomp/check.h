@@ -6,6 +6,10 @@
 #ifndef GOMP_CHECK_H
 #define GOMP_CHECK_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
+#include <dlfcn.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +77,12 @@ static inline void check_blocks(const int *owner, long n, long c, const char *wh
     for (long b = 0; b < n; b += c)
         for (long i = b + 1; i < n && i < b + c; i++)
             if (owner[i] != owner[b]) {
-                /* What ran around it, to tell a mis-sized chunk from a stray write. */
+                /* What ran around it, and whether a shim is in the process at all (a
+                 * runtime's own guided schedule splits blocks; a preload that failed to
+                 * load leaves the loop to it), to tell those from a mis-sized chunk. */
+                fprintf(stderr, "%s: loopfarm %s in the process (LD_PRELOAD=%s)\n", what,
+                        dlsym(RTLD_DEFAULT, "lf_loop_next") ? "is" : "is not",
+                        getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
                 fprintf(stderr, "%s: owners of [%ld,%ld):", what, b > 2 * c ? b - 2 * c : 0,
                         b + 3 * c < n ? b + 3 * c : n);
                 for (long j = b > 2 * c ? b - 2 * c : 0; j < n && j < b + 3 * c; j++)

@@ -92,32 +92,45 @@ static long run_floor(long n, int P, int count)
     return c;
 }
 
-/* n iterations under kind (one loop for dynamic, n / GUIDED_LOOP loops
- * for guided and auto), the body BODY run for each iteration i with c and
- * last in scope; returns the seconds taken and adds the runs of
- * consecutive iterations the team got to *runs.  Defined twice: with an
- * empty body (the claims alone: the compiler removes the loop over a
- * chunk's iterations, never the claims) and with a body that counts runs,
- * so that auto's chunks can be counted. */
-/* clang-format off: the pragmas stay on lines of their own */
+/* The loops of a sample of n iterations under kind: one loop of n for the
+ * dynamic rows, n / GUIDED_LOOP back-to-back loops of GUIDED_LOOP for the
+ * others (guided, auto, the floor). */
+static void loop_shape(enum kind k, long n, long *loops, long *len)
+{
+    int one = k == OMP_DYNAMIC1 || k == LF_DYNAMIC1;
+    *loops = one ? 1 : n / GUIDED_LOOP;
+    *len = one ? n : GUIDED_LOOP;
+}
+
+/* n iterations under kind (loop_shape), the body BODY run for each
+ * iteration i with c and last in scope; returns the seconds taken and adds
+ * the runs of consecutive iterations the team got to *runs.  Defined
+ * twice: with an empty body (the claims alone: the compiler removes the
+ * loop over a chunk's iterations, never the claims) and with a body that
+ * counts runs, so that auto's chunks can be counted.  The pragmas stay on
+ * lines of their own, so clang-format leaves this alone. */
+/* clang-format off */
 #define CLAIM_RUN(name, BODY, COUNT)                                                               \
     static double name(enum kind k, long n, int threads, long *runs)                               \
     {                                                                                              \
-        long total = 0;                                                                            \
-        int guided = k == OMP_GUIDED || k == LF_GUIDED || k == LF_AUTO || k == FLOOR_GUIDED;       \
-        long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;                 \
+        long total = 0, loops, len;                                                                \
+        loop_shape(k, n, &loops, &len);                                                            \
         double t0 = now();                                                                         \
-        _Pragma("omp parallel num_threads(threads) reduction(+ : total)") for (long l = 0;         \
-                                                                               l < loops; l++)     \
-        {                                                                                          \
+        _Pragma("omp parallel num_threads(threads) reduction(+ : total)")                          \
+        for (long l = 0; l < loops; l++) {                                                         \
             long last = -2, c = 0;                                                                 \
             long n = len;                                                                          \
+            (void)last; /* the empty body never reads it */                                        \
             switch (k) {                                                                           \
             case OMP_DYNAMIC1:                                                                     \
-                _Pragma("omp for schedule(dynamic, 1) nowait") for (long i = 0; i < n; i++) BODY;  \
+                _Pragma("omp for schedule(dynamic, 1) nowait")                                     \
+                for (long i = 0; i < n; i++)                                                       \
+                    BODY;                                                                          \
                 break;                                                                             \
             case OMP_GUIDED:                                                                       \
-                _Pragma("omp for schedule(guided) nowait") for (long i = 0; i < n; i++) BODY;      \
+                _Pragma("omp for schedule(guided) nowait")                                         \
+                for (long i = 0; i < n; i++)                                                       \
+                    BODY;                                                                          \
                 break;                                                                             \
             case LF_DYNAMIC1:                                                                      \
                 LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "dynamic") BODY;                                   \
@@ -134,7 +147,7 @@ static long run_floor(long n, int P, int count)
             default:                                                                               \
                 break;                                                                             \
             }                                                                                      \
-            total += c + (last < -2); /* keeps last used */                                        \
+            total += c;                                                                            \
         }                                                                                          \
         double t = now() - t0;                                                                     \
         *runs += total;                                                                            \
@@ -142,13 +155,7 @@ static long run_floor(long n, int P, int count)
     }
 
 CLAIM_RUN(run_empty, {}, 0)
-CLAIM_RUN(
-    run_count,
-    {
-        c += i != last + 1;
-        last = i;
-    },
-    1)
+CLAIM_RUN(run_count, { c += i != last + 1; last = i; }, 1)
 /* clang-format on */
 
 /* The body of the timed loops: empty (--body empty, the claims alone) or
@@ -160,16 +167,15 @@ static int count_body;
  * team got, counted in a separate untimed sample when the body is empty). */
 static double run(enum kind k, long n, int threads, long *chunks)
 {
-    long runs = 0;
+    long runs = 0, loops, len;
     double t = count_body ? run_count(k, n, threads, &runs) : run_empty(k, n, threads, &runs);
-    int guided = k != OMP_DYNAMIC1 && k != LF_DYNAMIC1;
-    long loops = guided ? n / GUIDED_LOOP : 1, len = guided ? GUIDED_LOOP : n;
     if (k == LF_AUTO && !count_body) {
         runs = 0;
         run_count(k, n, threads, &runs);
     }
     /* auto's chunks depend on what it measures: the runs of consecutive
      * iterations each thread got, counted (a lease's pieces count once). */
+    loop_shape(k, n, &loops, &len);
     *chunks = k == LF_AUTO ? runs : chunk_count(k, len, threads) * loops;
     return t;
 }
@@ -202,6 +208,16 @@ static void usage(FILE *f)
                "example: lf-claim-cost --threads 1,2 --reps 21\n");
 }
 
+/* Option opt's value v, one of two words: 0 for no, 1 for yes; -1 (said)
+ * for anything else. */
+static int one_of(const char *opt, const char *v, const char *no, const char *yes)
+{
+    if (!strcmp(v, no) || !strcmp(v, yes))
+        return !strcmp(v, yes);
+    fprintf(stderr, "lf-claim-cost: %s %s: expected %s or %s\n", opt, v, no, yes);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     long n = 2000000;
@@ -218,21 +234,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[a], "--threads") && a + 1 < argc) {
             snprintf(threads_list, sizeof threads_list, "%s", argv[++a]);
         } else if (!strcmp(argv[a], "--body") && a + 1 < argc) {
-            a++;
-            if (!strcmp(argv[a], "count"))
-                count_body = 1;
-            else if (strcmp(argv[a], "empty")) {
-                fprintf(stderr, "lf-claim-cost: --body %s: expected empty or count\n", argv[a]);
+            if ((count_body = one_of("--body", argv[++a], "empty", "count")) < 0)
                 return 2;
-            }
         } else if (!strcmp(argv[a], "--format") && a + 1 < argc) {
-            a++;
-            if (!strcmp(argv[a], "csv"))
-                csv = 1;
-            else if (strcmp(argv[a], "table")) {
-                fprintf(stderr, "lf-claim-cost: --format %s: expected table or csv\n", argv[a]);
+            if ((csv = one_of("--format", argv[++a], "table", "csv")) < 0)
                 return 2;
-            }
         } else {
             fprintf(stderr, "lf-claim-cost: unknown or incomplete option %s\n", argv[a]);
             usage(stderr);

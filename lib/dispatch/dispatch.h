@@ -312,8 +312,8 @@ static inline uint64_t lf__light_size(void *ctx, uint64_t r)
 static inline int lf__light_next(struct lf__light *lt, long *first, unsigned long *count)
 {
     uint64_t lo, c;
-    lt->x.view = &lt->v;
     if (lt->next) {
+        lt->x.view = &lt->v; /* for lf__light_size */
         c = lf__counter_cas(lt->next, lt->n, lf__light_size, lt, &lt->at, &lo);
     } else { /* a team of one: the whole loop, one chunk, no atomic */
         lo = lt->at;

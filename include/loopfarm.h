@@ -111,7 +111,8 @@ LF_API int lf_loop_set_guided_cap(lf_loop *loop, int on);
 /* Hand each member the chunks of the handle's later loops in increasing
  * order (OpenMP's monotonic modifier): no chunk is ever taken from another
  * member's lease (lease=on, the default of auto), since a stolen chunk
- * precedes chunks its thief already ran.  on = 0 lifts it.  0, or -EINVAL
+ * precedes chunks its thief already ran, and fixed-size loops claim from
+ * one counter instead of one block per member.  on = 0 lifts it.  0, or -EINVAL
  * for a NULL handle.  Not while a member is inside a loop of the handle. */
 LF_API int lf_loop_set_monotonic(lf_loop *loop, int on);
 
@@ -244,7 +245,7 @@ struct lf_site {
  * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */
 #define LF_SITE_GUIDED_CAP 1
 /* The site's handles hand each member its chunks in increasing order
- * (lf_loop_set_monotonic: no chunk taken from another's lease): the preload
+ * (lf_loop_set_monotonic: no chunk taken from another's lease or block): the preload
  * shims' loops that ask for monotonic order (schedule(monotonic:...),
  * ordered). */
 #define LF_SITE_MONOTONIC 2

@@ -451,6 +451,100 @@ static void test_auto_tiny_runs_untimed(void)
     lf_loop_destroy(loop);
 }
 
+/* Member tid's next chunk, checked against the fixed size c of a loop of n
+ * (every chunk c, the one that ends the loop excepted), each iteration
+ * marked in hits; returns its first index, -1 when none is left. */
+static long take(lf_loop *loop, int tid, long n, long c, unsigned char *hits, long *bad)
+{
+    long first;
+    unsigned long cnt;
+    if (!lf_loop_next(loop, tid, &first, &cnt))
+        return -1;
+    if (first < 0 || first + (long)cnt > n || (long)cnt != (first + c <= n ? c : n - first) ||
+        first % c != 0)
+        (*bad)++;
+    for (long i = first; i >= 0 && i < first + (long)cnt && i < n; i++)
+        *bad += hits[i]++ != 0;
+    return first;
+}
+
+/* A fixed-size loop whose chunks may come in any order gives each member a
+ * chunk-aligned block of its own (lib/dispatch/claim.c): a member claims
+ * its block first, then from the block with the most left, a chunk at a
+ * time; a member that never claims loses its block to the others; chunks
+ * keep the fixed size and every iteration is handed out once.  A monotonic
+ * loop, and one with fewer than 2P chunks, keep one counter: chunks in the
+ * order of the claims.  One thread plays every member, so the order of the
+ * claims is the test's. */
+static void test_split_blocks(void)
+{
+    enum { N = 100, C = 3 };
+    unsigned char hits[N];
+    long bad = 0;
+    lf_loop *loop = make_loop("dynamic,3", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    /* 34 chunks: blocks of chunks [0, 11), [11, 22), [22, 34), that is
+     * iterations [0, 33), [33, 66), [66, 100). */
+    for (int e = 0; e < 2; e++) { /* twice: the second instance starts afresh */
+        memset(hits, 0, sizeof hits);
+        for (int t = 0; t < 3; t++)
+            CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, N, 1), 0);
+        for (long k = 0; k < 11; k++) /* member 0's own block, in order */
+            CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), k * C);
+        /* Then the block with the most left: member 2's 34 over member 1's 33. */
+        CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), 66);
+        CU_ASSERT_EQUAL(take(loop, 1, N, C, hits, &bad), 33); /* its own block's front */
+        lf_loop_end(loop, 2);                                 /* member 2 leaves without a claim */
+        long got[2] = {12, 1}, f;
+        for (int t = 0, live = 2; live;) {
+            if ((f = take(loop, t, N, C, hits, &bad)) >= 0)
+                got[t]++;
+            else
+                live--;
+            t = 1 - t;
+        }
+        CU_ASSERT_EQUAL(got[0] + got[1], 34);
+        CU_ASSERT(got[1] >= 11); /* its block, and its share of the rest */
+        lf_loop_end(loop, 0);
+        lf_loop_end(loop, 1);
+        for (long i = 0; i < N; i++)
+            bad += hits[i] != 1;
+        CU_ASSERT_EQUAL(bad, 0);
+        struct lf_loop_stats st;
+        CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+        CU_ASSERT_EQUAL(st.chunks, 34);
+    }
+    lf_loop_destroy(loop);
+
+    /* One counter: a monotonic loop, and a loop of 5 chunks for 3 members. */
+    struct {
+        long n;
+        int monotonic;
+    } one[] = {{N, 1}, {15, 0}};
+    for (size_t k = 0; k < sizeof one / sizeof *one; k++) {
+        loop = make_loop("dynamic,3", 3);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, one[k].monotonic), 0);
+        memset(hits, 0, sizeof hits);
+        for (int t = 0; t < 3; t++)
+            CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, one[k].n, 1), 0);
+        long expect = 0;
+        for (int t = 0;; t = (t + 1) % 3, expect += C) {
+            long f = take(loop, t, one[k].n, C, hits, &bad);
+            if (f < 0)
+                break;
+            CU_ASSERT_EQUAL(f, expect);
+        }
+        CU_ASSERT_EQUAL(expect, (one[k].n + C - 1) / C * C);
+        for (int t = 0; t < 3; t++)
+            lf_loop_end(loop, t);
+        for (long i = 0; i < one[k].n; i++)
+            bad += hits[i] != 1;
+        CU_ASSERT_EQUAL(bad, 0);
+        lf_loop_destroy(loop);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--profile-child") == 0) {
@@ -484,6 +578,7 @@ int main(int argc, char **argv)
         {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
+        {"split_blocks", test_split_blocks},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

@@ -39,11 +39,85 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
     return c ? c : 1;
 }
 
-/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add; a team
- * of one needs no read-modify-write. */
-static inline uint64_t claim_fetch_add(struct lf__slot *s, uint64_t *lo)
+/* Split fixed-size claims.  With one counter, every claim of a team of two
+ * or more takes the counter's cache line from the core that claimed last:
+ * on a loop of cheap chunks that transfer is the whole cost of a chunk
+ * (about 20 ns here, for libgomp's dynamic,1 as for us).  Where the order
+ * of the chunks is free (OpenMP's nonmonotonic dynamic, which
+ * schedule(dynamic) means since OpenMP 5.0), a split instance gives each
+ * member a block of the loop, chunk-aligned, with a counter on a line of
+ * its own: a member claims from its block with a fetch-and-add that stays
+ * in its cache, and when the block is used up, from the block with the
+ * most left, a chunk at a time, as any other member may, until every
+ * block is used up.  Every chunk is still the fixed size (the last of the
+ * loop excepted), handed out one at a time, so balance is that of one
+ * counter; only which member meets which chunk changes.  LLVM's OpenMP
+ * runtime schedules nonmonotonic dynamic loops in the same spirit (its
+ * static_steal schedule, which moves half a victim's range at once). */
+int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing)
+{
+    /* A member's first claim from its block moves the block's line (the
+     * initialiser wrote it), so a block pays only from its second chunk. */
+    return P > 1 && !monotonic && !leasing && c && lf__div_ceil(n, c) >= 2 * (uint64_t)P;
+}
+
+void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c)
+{
+    uint64_t k = lf__div_ceil(n, c); /* chunks; member m's are [m k / P, (m + 1) k / P) */
+    uint64_t q = k / (uint64_t)P, r = k % (uint64_t)P, at = 0;
+    for (int m = 0; m < P; m++) {
+        uint64_t next_chunk = (uint64_t)(m + 1) * q + (uint64_t)(m + 1) * r / (uint64_t)P;
+        uint64_t hi = m == P - 1 ? n : next_chunk * c;
+        atomic_init(&s->own[m].next, at);
+        s->own[m].hi = hi;
+        at = hi;
+    }
+}
+
+/* Of block b's counter: the chunk at *lo that a fetch-and-add took (0 when
+ * the block was used up). */
+static inline uint64_t claim_block(struct lf__slot *s, int b, uint64_t *lo)
+{
+    uint64_t c = s->fa_chunk, hi = s->own[b].hi;
+    /* Relaxed: the range is the only thing the counter hands out. */
+    uint64_t at = lf__fetch_add_relaxed(&s->own[b].next, c);
+    *lo = at;
+    return at < hi ? (hi - at < c ? hi - at : c) : 0;
+}
+
+/* Member tid's block, or the one it was helping with, is used up: claim
+ * from the block with the most left until no block has any. */
+static __attribute__((noinline)) uint64_t claim_other_block(struct lf_loop *l, struct lf__slot *s,
+                                                            int tid, uint64_t *lo)
+{
+    for (;;) {
+        int best = -1;
+        uint64_t most = 0;
+        for (int b = 0; b < l->P; b++) {
+            uint64_t at = lf__load_relaxed(&s->own[b].next), hi = s->own[b].hi;
+            if (at < hi && hi - at > most) {
+                most = hi - at;
+                best = b;
+            }
+        }
+        if (best < 0)
+            return 0;
+        l->thr[tid].from = best;
+        uint64_t c = claim_block(s, best, lo);
+        if (c)
+            return c;
+    }
+}
+
+/* LF__CLAIM_FETCH_ADD: the slot's fixed size with one fetch-and-add, on
+ * the member's block when split; a team of one needs no read-modify-write. */
+static inline uint64_t claim_fetch_add(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo)
 {
     uint64_t c = s->fa_chunk, at;
+    if (s->split) {
+        uint64_t got = claim_block(s, l->thr[tid].from, lo);
+        return got ? got : claim_other_block(l, s, tid, lo);
+    }
     if (s->solo) {
         at = lf__load_relaxed(&s->next);
         lf__store_relaxed(&s->next, at < s->n ? at + c : at);
@@ -58,7 +132,7 @@ static inline uint64_t claim_fetch_add(struct lf__slot *s, uint64_t *lo)
 static uint64_t claim_fa(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want, double now,
                          uint64_t *lo)
 {
-    return claim_fetch_add(s, lo);
+    return claim_fetch_add(l, s, tid, lo);
 }
 
 /* What claim_cas sizes a claim with. */
@@ -276,7 +350,7 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
         /* Nobody reads this schedule's times and its size is fixed: one
          * fetch-and-add, no clock, nothing counted (its loop has ceil(n / c)
          * chunks), and no stack frame; the other paths are out of line. */
-        uint64_t lo, c = claim_fetch_add(s, &lo);
+        uint64_t lo, c = claim_fetch_add(l, s, tid, &lo);
         if (!c)
             return 0;
         *first = lf__index_of(s, lo);

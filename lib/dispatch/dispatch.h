@@ -53,6 +53,12 @@ struct lf__trace_rec {
 struct lf__lease {
     lf__au64 range;
 } LF__ALIGNED;
+/* A member's own block of a split fixed-size claim (claim.c): the counter
+ * its claims advance and the block's end, on a line of their own. */
+struct lf__own {
+    lf__au64 next;
+    uint64_t hi;
+} LF__ALIGNED;
 struct lf__trace_buf {
     struct lf__trace_rec *rec;
     size_t len, cap;
@@ -100,6 +106,7 @@ struct lf__slot {
     int untimed;              /* a schedule whose policy reads no times, and no trace: no
                                  clock per chunk, counts kept by the member, booked at exit */
     int solo;                 /* team of one: the counter has no other writer */
+    int split;                /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
     int tiny;                 /* lf__exec_tiny: untimed fixed chunks, nothing learned */
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
@@ -121,12 +128,15 @@ struct lf__slot {
     int lease_mode;
     struct lf__lease *lease;
     lf__au64 n_pieces, n_steals, n_stolen;
+    /* Split fixed-size claims: P blocks, one per member (claim.c). */
+    struct lf__own *own;
 };
 
 /* What one member keeps for itself (its own cache lines). */
 struct lf__thr {
     uint64_t entered;     /* instances entered */
     struct lf__slot *cur; /* slot of the loop it is in, NULL outside */
+    int from;             /* split claims: the block it claims from (its own first) */
     uint64_t chunk_lo;    /* logical start of its outstanding chunk */
     uint64_t chunk_n;     /* its size, 0 when none is outstanding */
     uint64_t t_begin;     /* the instance's s->t_begin, copied at entry (off the
@@ -373,6 +383,14 @@ void lf__loop_finish(lf_loop *l);
 
 /* The claim function of a variant. */
 lf__claim_fn lf__claim_of(enum lf__claim_kind kind);
+/* Whether a fixed-size instance of P members, n iterations in chunks of
+ * c, claims from one block per member (claim.c) instead of one counter:
+ * only where the order of chunks is free and each member has chunks of
+ * its own to take. */
+int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing);
+/* Give each of s's P members its block of the n iterations, chunk-aligned
+ * for chunks of c. */
+void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c);
 
 /* ---- Leases (lib/dispatch/lease.c) ---- */
 

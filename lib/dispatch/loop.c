@@ -84,6 +84,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
         sl->cal0 = calloc(P, sizeof *sl->cal0);
         sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
+        sl->own = aligned_alloc(LF__CACHELINE, P * sizeof *sl->own);
         if ((l->sched.pol->flags & LF__P_PROFILE) && P > 1) {
             /* Where each member's chunks lay, for the call site's profile. */
             sl->ex.acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->ex.acc);
@@ -93,7 +94,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
                 return -ENOMEM;
             }
         }
-        if (!sl->cal0 || !sl->lease) {
+        if (!sl->cal0 || !sl->lease || !sl->own) {
             lf_loop_destroy(l);
             return -ENOMEM;
         }
@@ -147,6 +148,7 @@ void lf_loop_destroy(lf_loop *l)
         }
         free(l->ring[r].cal0);
         free(l->ring[r].lease);
+        free(l->ring[r].own);
         free(l->ring[r].ex.acc);
         free(l->ring[r].ex.prof);
         free(l->ring[r].dom);
@@ -231,6 +233,12 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     if (mode != LF__LEASE_OFF) /* only a leasing instance reads the words */
         for (size_t t = 0; t < P; t++)
             atomic_init(&s->lease[t].range, 0);
+    /* A fixed size whose chunks may come in any order: one block per member. */
+    int split = kind == LF__CLAIM_FETCH_ADD &&
+                lf__split_wanted(l->P, n, fa_chunk, l->monotonic, mode != LF__LEASE_OFF);
+    LF__SET(s->split, split);
+    if (split)
+        lf__split_init(s, l->P, n, fa_chunk);
     lf__reset(&s->n_pieces, 0);
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
@@ -296,6 +304,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
             lf__bind_self(tid, l->P);
     }
     th->cur = s;
+    th->from = tid;
     th->chunk_n = 0;
     th->pend_n = 0;
     th->fast_chunks = th->fast_iters = 0;

@@ -14,6 +14,14 @@ uint64_t lf__unclaimed(const struct lf__slot *s)
 {
     if (s->loc)
         return lf__loc_unclaimed(s);
+    if (s->split) {
+        uint64_t r = 0;
+        for (int b = 0; b < s->view.nworkers; b++) {
+            uint64_t at = lf__load_relaxed(&s->own[b].next);
+            r += at < s->own[b].hi ? s->own[b].hi - at : 0;
+        }
+        return r;
+    }
     uint64_t used = lf__load_relaxed(&s->next);
     return used < s->n ? s->n - used : 0;
 }

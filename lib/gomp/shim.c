@@ -43,11 +43,14 @@
  * Monotonic loops.  loopfarm claims chunks from one shared counter that only moves forward,
  * so a thread's chunks come in increasing order, except where a schedule leases each member a
  * range of its own (auto's lease, lease=on|force) and a member that finishes early takes the
- * tail of another's: that is allowed under OpenMP's nonmonotonic modifier only.  Loops entered
+ * tail of another's, or a fixed-size loop gives each member a block of its own and a member
+ * that finishes its block claims from another's (lib/dispatch/claim.c): that is allowed under
+ * OpenMP's nonmonotonic modifier only.  Loops entered
  * through the monotonic entry points (GOMP_loop_dynamic_start, _guided_, _runtime_, their
  * ull and combined `parallel for` forms, the GOMP 1.0 forms, GOMP_loop_start with
  * GFS_MONOTONIC) and runtime loops whose ICV says monotonic (OMP_SCHEDULE=monotonic:dynamic)
- * are scheduled with lf_loop_set_monotonic (their sites carry LF_SITE_MONOTONIC): no lease.
+ * are scheduled with lf_loop_set_monotonic (their sites carry LF_SITE_MONOTONIC): no lease,
+ * one counter.
  * GCC 9 and later emit the nonmonotonic and maybe_nonmonotonic entry points for schedule(
  * dynamic), schedule(guided) and schedule(runtime) without a modifier (OpenMP 5.0's default).
  *

@@ -41,7 +41,8 @@
  * not overflow; *last is set on the chunk that holds the loop's last iteration (lastprivate).
  * A loop whose schedule carries the monotonic modifier (1 << 29), or a runtime loop whose ICV
  * says monotonic, is scheduled with lf_loop_set_monotonic (no chunk taken from another
- * member's lease: each thread's chunks come in increasing order); the others may use leases.
+ * member's lease or block: each thread's chunks come in increasing order); the others may use
+ * leases and, for fixed sizes, one block per member.
  *
  * Teams.  libomp gives a library no memory that a team's members alone share for one loop (as
  * libgomp's work share does), so the members meet as `#pragma omp single copyprivate` makes

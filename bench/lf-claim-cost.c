@@ -103,15 +103,17 @@ static void loop_shape(enum kind k, long n, long *loops, long *len)
 }
 
 /* n iterations under kind (loop_shape), the body BODY run for each
- * iteration i with c and last in scope; returns the seconds taken and adds
- * the runs of consecutive iterations the team got to *runs.  Defined
- * twice: with an empty body (the claims alone: the compiler removes the
- * loop over a chunk's iterations, never the claims) and with a body that
- * counts runs, so that auto's chunks can be counted.  The pragmas stay on
+ * iteration i with c and last in scope (AUTO_BODY for auto's loop);
+ * returns the seconds taken and adds what the bodies counted to *total_c.
+ * Defined three times: with an empty body (the claims alone: the compiler
+ * removes the loop over a chunk's iterations, never the claims), with a
+ * body that counts runs of consecutive iterations (--body count), and,
+ * untimed, with an empty body and an auto body that counts the chunks
+ * auto handed out (each iteration that begins one).  The pragmas stay on
  * lines of their own, so clang-format leaves this alone. */
 /* clang-format off */
-#define CLAIM_RUN(name, BODY, COUNT)                                                               \
-    static double name(enum kind k, long n, int threads, long *runs)                               \
+#define CLAIM_RUN(name, BODY, AUTO_BODY, COUNT)                                                    \
+    static double name(enum kind k, long n, int threads, long *total_c)                            \
     {                                                                                              \
         long total = 0, loops, len;                                                                \
         loop_shape(k, n, &loops, &len);                                                            \
@@ -139,7 +141,7 @@ static void loop_shape(enum kind k, long n, long *loops, long *len)
                 LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "guided") BODY;                                    \
                 break;                                                                             \
             case LF_AUTO:                                                                          \
-                LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto") BODY;                                      \
+                LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto") AUTO_BODY;                                 \
                 break;                                                                             \
             case FLOOR_GUIDED:                                                                     \
                 c = run_floor(n, omp_get_num_threads(), COUNT);                                    \
@@ -150,12 +152,13 @@ static void loop_shape(enum kind k, long n, long *loops, long *len)
             total += c;                                                                            \
         }                                                                                          \
         double t = now() - t0;                                                                     \
-        *runs += total;                                                                            \
+        *total_c += total;                                                                         \
         return t;                                                                                  \
     }
 
-CLAIM_RUN(run_empty, {}, 0)
-CLAIM_RUN(run_count, { c += i != last + 1; last = i; }, 1)
+CLAIM_RUN(run_empty, {}, {}, 0)
+CLAIM_RUN(run_count, { c += i != last + 1; last = i; }, { c += i != last + 1; last = i; }, 1)
+CLAIM_RUN(run_chunks, {}, { c += i == LF_CHUNK_FIRST(); }, 0)
 /* clang-format on */
 
 /* The body of the timed loops: empty (--body empty, the claims alone) or
@@ -163,20 +166,20 @@ CLAIM_RUN(run_count, { c += i != last + 1; last = i; }, 1)
  * each iteration costs a compare and an add, about a cycle). */
 static int count_body;
 
-/* One sample of kind; returns seconds and sets *chunks (auto: the runs its
- * team got, counted in a separate untimed sample when the body is empty). */
+/* One sample of kind; returns seconds and sets *chunks (auto: the chunks
+ * its team got, counted in a separate untimed sample). */
 static double run(enum kind k, long n, int threads, long *chunks)
 {
-    long runs = 0, loops, len;
-    double t = count_body ? run_count(k, n, threads, &runs) : run_empty(k, n, threads, &runs);
-    if (k == LF_AUTO && !count_body) {
-        runs = 0;
-        run_count(k, n, threads, &runs);
+    long counted = 0, loops, len;
+    double t = count_body ? run_count(k, n, threads, &counted) : run_empty(k, n, threads, &counted);
+    if (k == LF_AUTO) {
+        /* auto's chunks depend on what it measures: counted, each chunk
+         * (each piece of a lease) once, by the iteration that begins it. */
+        counted = 0;
+        run_chunks(k, n, threads, &counted);
     }
-    /* auto's chunks depend on what it measures: the runs of consecutive
-     * iterations each thread got, counted (a lease's pieces count once). */
     loop_shape(k, n, &loops, &len);
-    *chunks = k == LF_AUTO ? runs : chunk_count(k, len, threads) * loops;
+    *chunks = k == LF_AUTO ? counted : chunk_count(k, len, threads) * loops;
     return t;
 }
 
@@ -192,8 +195,9 @@ static void usage(FILE *f)
                "                     [--format table|csv]\n"
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
                "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided,\n"
-               "  and loopfarm's auto against guided (its chunks counted as each thread's runs\n"
-               "  of consecutive iterations); floor:guided is the least any library pays for a\n"
+               "  and loopfarm's auto against guided (its chunks, lease pieces included, counted\n"
+               "  in an untimed sample by LF_CHUNK_FIRST); floor:guided is the least any library "
+               "pays for a\n"
                "  guided loop when its team meets through libgomp's ABI (a work share's memory\n"
                "  held open for the loop and one CAS per chunk, nothing else).\n"
                "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"

@@ -190,6 +190,44 @@ static void test_macro_explicit_sites(void)
     CU_ASSERT_STRING_EQUAL(sites[1].file, "site-b");
 }
 
+/* LF_CHUNK_FIRST and LF_CHUNK_SIZE inside a body: each iteration lies in
+ * the chunk they describe, and the chunks, each counted by the iteration
+ * that begins it, add up to the loop; under dynamic,7 every chunk but the
+ * one that ends the loop has 7 iterations. */
+static void test_macro_chunk_bounds(void)
+{
+    const char *specs[] = {"dynamic,7", "guided", "auto", "multi", "static", "af,lease=force"};
+    const long n = 5000;
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
+        for (int P = 1; P <= 3; P++)
+            for (int in = 0; in < 2; in++) {
+                long incr = in ? -3 : 1, lo = in ? 3 * n : 0, hi = in ? 0 : n;
+                long outside = 0, total = 0, short_chunks = 0;
+                for (int e = 0; e < 3; e++) {
+#pragma omp parallel num_threads(P) reduction(+ : outside, total, short_chunks)
+                    LF_FOR_SCHED(i, lo, hi, incr, specs[k])
+                    {
+                        long j = (i - LF_CHUNK_FIRST()) / incr;
+                        outside += (i - LF_CHUNK_FIRST()) % incr != 0 || j < 0 ||
+                                   (unsigned long)j >= LF_CHUNK_SIZE();
+                        if (i == LF_CHUNK_FIRST()) {
+                            total += (long)LF_CHUNK_SIZE();
+                            /* not 7, and not the chunk that ends the loop */
+                            short_chunks += LF_CHUNK_SIZE() != 7 &&
+                                            (i - lo) / incr + (long)LF_CHUNK_SIZE() != n;
+                        }
+                    }
+                }
+                CU_ASSERT_EQUAL(outside, 0);
+                CU_ASSERT_EQUAL(total, 3 * n);
+                if (k == 0)
+                    CU_ASSERT_EQUAL(short_chunks, 0);
+                if (outside || total != 3 * n)
+                    fprintf(stderr, "%s P=%d incr=%ld: %ld outside, %ld of %ld\n", specs[k], P,
+                            incr, outside, total, 3 * n);
+            }
+}
+
 /* Which loops run without a handle (lf_omp_light_begin): schedules that
  * need only a counter and size claims from the remainder (guided; fixed
  * sizes keep a slot's fetch-and-add), in a team of one under either
@@ -315,6 +353,7 @@ int main(void)
         {"macro_default_forms", test_macro_default_forms},
         {"macro_light_path", test_macro_light_path},
         {"macro_explicit_sites", test_macro_explicit_sites},
+        {"macro_chunk_bounds", test_macro_chunk_bounds},
         {0, 0},
     };
     return lfcu_run("macro", tests);

@@ -184,6 +184,11 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 #define LF_FOR_AT_NOWAIT(site, i, lo, hi, incr, spec) LF__FOR_S(site, i, lo, hi, incr, spec, 0, 0)
 #define LF_FOR_DATA_AT(site, i, lo, hi, incr, spec, data)                                          \
     LF__FOR_S(site, i, lo, hi, incr, spec, 1, data)
+/* Inside an LF_FOR body: the first index of the chunk the current
+ * iteration belongs to (of a lease, of the piece handed out), and the
+ * chunk's iterations; e.g. for work done once per chunk. */
+#define LF_CHUNK_FIRST() (lf__f_.first)
+#define LF_CHUNK_SIZE()  (lf__f_.count)
 /* Inside LF_FOR_DATA: the element of input k (a base/size/stride input)
  * that loop index j reads, staged or in place. */
 #define LF_IN(T, k, j) (*(const T *)(lf__f_.in[k] + ((j)-lf__f_.first) * lf__f_.step[k]))

@@ -468,34 +468,36 @@ static long take(lf_loop *loop, int tid, long n, long c, unsigned char *hits, lo
     return first;
 }
 
-/* A fixed-size loop whose chunks may come in any order gives each member a
- * chunk-aligned block of its own (lib/dispatch/claim.c): a member claims
- * its block first, then from the block with the most left, a chunk at a
- * time; a member that never claims loses its block to the others; chunks
- * keep the fixed size and every iteration is handed out once.  A monotonic
- * loop, and one with fewer than 2P chunks, keep one counter: chunks in the
- * order of the claims.  One thread plays every member, so the order of the
- * claims is the test's. */
+/* A fixed-size loop whose chunks may come in any order, with at least
+ * LF__SPLIT_CHUNKS chunks per member, gives each member a chunk-aligned
+ * block of its own (lib/dispatch/claim.c): a member claims its block
+ * first, then from the block with the most left, a chunk at a time; a
+ * member that never claims loses its block to the others; chunks keep the
+ * fixed size and every iteration is handed out once.  A monotonic loop,
+ * and one with fewer chunks, keep one counter: chunks in the order of the
+ * claims.  One thread plays every member, so the order of the claims is
+ * the test's. */
 static void test_split_blocks(void)
 {
-    enum { N = 100, C = 3 };
+    enum { C = 3, K = 3 * LF__SPLIT_CHUNKS + 6, N = C * K - 2 }; /* the last chunk has 1 */
+    enum { B = K / 3 };                                          /* chunks per block */
     unsigned char hits[N];
     long bad = 0;
     lf_loop *loop = make_loop("dynamic,3", 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
-    /* 34 chunks: blocks of chunks [0, 11), [11, 22), [22, 34), that is
-     * iterations [0, 33), [33, 66), [66, 100). */
+    /* Blocks of B chunks: iterations [0, BC), [BC, 2BC), [2BC, N). */
     for (int e = 0; e < 2; e++) { /* twice: the second instance starts afresh */
         memset(hits, 0, sizeof hits);
         for (int t = 0; t < 3; t++)
             CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, N, 1), 0);
-        for (long k = 0; k < 11; k++) /* member 0's own block, in order */
+        CU_ASSERT_EQUAL(take(loop, 1, N, C, hits, &bad), B * C); /* its own block's front */
+        for (long k = 0; k < B; k++) /* member 0's own block, in order */
             CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), k * C);
-        /* Then the block with the most left: member 2's 34 over member 1's 33. */
-        CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), 66);
-        CU_ASSERT_EQUAL(take(loop, 1, N, C, hits, &bad), 33); /* its own block's front */
-        lf_loop_end(loop, 2);                                 /* member 2 leaves without a claim */
-        long got[2] = {12, 1}, f;
+        /* Then the block with the most left: member 2's BC - 2 iterations
+         * over member 1's BC - 3. */
+        CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), 2 * B * C);
+        lf_loop_end(loop, 2); /* member 2 leaves without a claim */
+        long got[2] = {B + 1, 1}, f;
         for (int t = 0, live = 2; live;) {
             if ((f = take(loop, t, N, C, hits, &bad)) >= 0)
                 got[t]++;
@@ -503,8 +505,8 @@ static void test_split_blocks(void)
                 live--;
             t = 1 - t;
         }
-        CU_ASSERT_EQUAL(got[0] + got[1], 34);
-        CU_ASSERT(got[1] >= 11); /* its block, and its share of the rest */
+        CU_ASSERT_EQUAL(got[0] + got[1], K);
+        CU_ASSERT(got[1] >= B); /* its block, and its share of the rest */
         lf_loop_end(loop, 0);
         lf_loop_end(loop, 1);
         for (long i = 0; i < N; i++)
@@ -512,15 +514,15 @@ static void test_split_blocks(void)
         CU_ASSERT_EQUAL(bad, 0);
         struct lf_loop_stats st;
         CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
-        CU_ASSERT_EQUAL(st.chunks, 34);
+        CU_ASSERT_EQUAL(st.chunks, K);
     }
     lf_loop_destroy(loop);
 
-    /* One counter: a monotonic loop, and a loop of 5 chunks for 3 members. */
+    /* One counter: a monotonic loop, and loops of fewer chunks per member. */
     struct {
         long n;
         int monotonic;
-    } one[] = {{N, 1}, {15, 0}};
+    } one[] = {{N, 1}, {C * (3 * LF__SPLIT_CHUNKS - 1), 0}, {15, 0}};
     for (size_t k = 0; k < sizeof one / sizeof *one; k++) {
         loop = make_loop("dynamic,3", 3);
         CU_ASSERT_PTR_NOT_NULL_FATAL(loop);

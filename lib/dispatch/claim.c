@@ -50,15 +50,22 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
  * in its cache, and when the block is used up, from the block with the
  * most left, a chunk at a time, as any other member may, until every
  * block is used up.  Every chunk is still the fixed size (the last of the
- * loop excepted), handed out one at a time, so balance is that of one
- * counter; only which member meets which chunk changes.  LLVM's OpenMP
+ * loop excepted), handed out one at a time, so no member holds more than
+ * one; what changes is which member meets which chunk, and which chunk
+ * comes last.  That matters on loops of few chunks whose cost falls along
+ * the range: one counter hands out the cheap end last, split blocks a
+ * chunk from the middle, so with
+ * few chunks the tail can be a whole expensive chunk (PageRank's sweeps
+ * of 8 chunks under `dynamic`, R-MAT's first vertices being the heavy
+ * ones: 3 % slower split).  A loop splits only with LF__SPLIT_CHUNKS
+ * chunks per member or more, where a chunk is a small part of a member's
+ * share and the claims, not the tail, are what costs.  LLVM's OpenMP
  * runtime schedules nonmonotonic dynamic loops in the same spirit (its
  * static_steal schedule, which moves half a victim's range at once). */
 int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing)
 {
-    /* A member's first claim from its block moves the block's line (the
-     * initialiser wrote it), so a block pays only from its second chunk. */
-    return P > 1 && !monotonic && !leasing && c && lf__div_ceil(n, c) >= 2 * (uint64_t)P;
+    return P > 1 && !monotonic && !leasing && c &&
+           lf__div_ceil(n, c) >= LF__SPLIT_CHUNKS * (uint64_t)P;
 }
 
 void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c)

@@ -385,8 +385,9 @@ void lf__loop_finish(lf_loop *l);
 lf__claim_fn lf__claim_of(enum lf__claim_kind kind);
 /* Whether a fixed-size instance of P members, n iterations in chunks of
  * c, claims from one block per member (claim.c) instead of one counter:
- * only where the order of chunks is free and each member has chunks of
- * its own to take. */
+ * only where the order of chunks is free and there are at least
+ * LF__SPLIT_CHUNKS chunks per member. */
+#define LF__SPLIT_CHUNKS 16
 int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing);
 /* Give each of s's P members its block of the n iterations, chunk-aligned
  * for chunks of c. */

@@ -290,7 +290,11 @@ struct lf_omp_light {
  * reported once per site and gives it no iteration), 0 when the loop
  * needs a handle (the schedule times or learns, LF_TRACE or LF_BIND is
  * set, the team is larger than one and the runtime is not libgomp,
- * increment 0): then lf_omp_lease_get and lf_omp_enter. */
+ * increment 0): then lf_omp_team_lease or lf_omp_lease_get, and
+ * lf_omp_enter.  Under libgomp a schedule with tiny executions (auto)
+ * meets its team here and runs a tiny one here; for a timed one the
+ * member's next lf_omp_team_lease or lf_omp_lease_get of the site
+ * returns the lease the team met for, without meeting again. */
 LF_API int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid,
                               long lo, long hi, long incr, struct lf_omp_light *lt);
 LF_API int lf_omp_light_next(struct lf_omp_light *lt, long *first, unsigned long *count);

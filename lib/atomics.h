@@ -46,6 +46,10 @@ static inline void *lf__loadp_acquire(lf__aptr *p)
 {
     return atomic_load_explicit(p, memory_order_acquire);
 }
+static inline void lf__storep_release(lf__aptr *p, void *v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
 static inline int lf__casp_acq_rel(lf__aptr *p, void **expect, void *desired)
 {
     return atomic_compare_exchange_strong_explicit(p, expect, desired, memory_order_acq_rel,

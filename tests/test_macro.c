@@ -228,6 +228,47 @@ static void test_macro_chunk_bounds(void)
             }
 }
 
+/* auto's tiny executions through LF_FOR (lf__exec_tiny: the team's time
+ * for the loop, as the site's latest timed execution measured it, under
+ * 10 us): 2P chunks of ceil(n / 2P), no lease pieces, at most
+ * LF__TINY_RECHECK - 1 = 31 in a row before a timed one; under libgomp
+ * they run without a handle (lib/omp/team.c decides at the team's
+ * meeting), under libomp in the leased handle.  8 iterations of an atomic
+ * add are far under 10 us on any build, so most executions are tiny; a
+ * timed one self-schedules a loop this short one iteration per claim. */
+static void test_macro_auto_tiny(void)
+{
+    enum { N = 8, RUNS = 100 };
+    static struct lf_site site = LF_SITE_INIT("tiny", 1);
+    static atomic_int hits[N];
+    int tiny = 0, longest = 0, row = 0;
+    long bad = 0;
+    for (int e = 0; e < RUNS; e++) {
+        long chunks = 0, two = 0;
+#pragma omp parallel num_threads(2) reduction(+ : chunks, two)
+        LF_FOR_AT(&site, i, 0, N, 1, "auto")
+        {
+            atomic_fetch_add(&hits[i], 1);
+            if (i == LF_CHUNK_FIRST()) {
+                chunks++;
+                two += LF_CHUNK_SIZE() == 2;
+            }
+        }
+        for (int i = 0; i < N; i++)
+            bad += atomic_exchange(&hits[i], 0) != 1;
+        int was_tiny = chunks == 4 && two == 4;
+        tiny += was_tiny;
+        row = was_tiny ? row + 1 : 0;
+        longest = row > longest ? row : longest;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(tiny >= RUNS / 2);
+    CU_ASSERT(longest <= 31);
+    if (tiny < RUNS / 2 || longest > 31)
+        fprintf(stderr, "auto on %d iterations: %d tiny executions, %d in a row at most\n", N, tiny,
+                longest);
+}
+
 /* Which loops run without a handle (lf_omp_light_begin): schedules that
  * need only a counter and size claims from the remainder (guided; fixed
  * sizes keep a slot's fetch-and-add), in a team of one under either
@@ -354,6 +395,7 @@ int main(void)
         {"macro_light_path", test_macro_light_path},
         {"macro_explicit_sites", test_macro_explicit_sites},
         {"macro_chunk_bounds", test_macro_chunk_bounds},
+        {"macro_auto_tiny", test_macro_auto_tiny},
         {0, 0},
     };
     return lfcu_run("macro", tests);

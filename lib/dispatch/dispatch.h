@@ -290,6 +290,7 @@ struct lf__light {
                           counter is at alone */
     uint64_t at;       /* where this member's latest claim left the counter (0 first) */
     uint64_t gss;      /* the policy's lf__gss minimum (gss_min), 0: none */
+    uint64_t fixed;    /* a fixed size instead (a tiny execution, lf__exec_tiny), 0: none */
     uint64_t n;        /* trip count; 0 for a member that runs nothing */
     long lo, incr;
     int tid;
@@ -301,6 +302,10 @@ struct lf__light {
  * keeps a slot's fetch-and-add), and nothing the dispatcher does per
  * handle is asked for (LF_TRACE, LF_BIND). */
 int lf__light_ok(const struct lf__sched *s, int P);
+/* Whether s on a team of P may run its tiny executions (lf__exec_tiny)
+ * without a handle, as a fixed-size handle-free instance (lt->fixed),
+ * where the team can meet: nothing per handle asked for, as above. */
+int lf__light_tiny_ok(const struct lf__sched *s, int P);
 
 /* Member tid of a team of P starts an instance of s over n iterations
  * from lo by incr (n = 0: the member takes none); cap: OpenMP's guided
@@ -311,6 +316,8 @@ void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int
 static inline uint64_t lf__light_size(void *ctx, uint64_t r)
 {
     struct lf__light *lt = ctx;
+    if (lt->fixed)
+        return lt->fixed < r ? lt->fixed : r;
     /* What lf__exec_claim_size computes, without the calls (GSS). */
     if (lt->gss)
         return lf__exec_clip(&lt->x, lf__gss(r, (uint64_t)lt->v.nworkers, lt->gss), r);
@@ -378,6 +385,12 @@ void lf__loop_set_leased(lf_loop *l);
 /* Record and recycle the execution in progress of leased handle l, after
  * every member has left it (ordered before by the lease's count). */
 void lf__loop_finish(lf_loop *l);
+/* Of leased handle l: the team's time per iteration its latest timed
+ * execution measured (0: none yet; read by its finisher), and a demand
+ * that its next execution be timed (by its lessee, before the members
+ * enter): for an entry that decides tiny executions without the handle. */
+double lf__loop_team_ns(const lf_loop *l);
+void lf__loop_time_next(lf_loop *l);
 
 /* ---- Claims (lib/dispatch/claim.c) ---- */
 

@@ -22,14 +22,24 @@ _Static_assert(sizeof(struct lf__light) <= sizeof(struct lf_omp_light),
 _Static_assert(_Alignof(struct lf__light) <= _Alignof(struct lf_omp_light),
                "struct lf_omp_light (include/loopfarm.h) must be aligned as a struct lf__light");
 
+/* Nothing the dispatcher does per handle is asked for. */
+static int nothing_per_handle(void)
+{
+    return !lf__trace_enabled() && lf__bind_mode() == LF__BIND_NONE;
+}
+
+int lf__light_tiny_ok(const struct lf__sched *s, int P)
+{
+    return lf__exec_may_run_tiny(s, P) && nothing_per_handle();
+}
+
 int lf__light_ok(const struct lf__sched *s, int P)
 {
     /* Fixed sizes (dynamic, trad) keep their handle: a slot's fetch-and-add
      * path is shorter than a handle-free instance's (lf-claim-cost, 2
      * threads: 0.96 of libgomp's dynamic,1 on a slot against 1.08 here),
      * and a leased handle's entry is paid once per loop, not per chunk. */
-    return P >= 1 && lf__exec_light(s, P) && !(s->pol->flags & LF__P_FIXED) &&
-           !lf__trace_enabled() && lf__bind_mode() == LF__BIND_NONE;
+    return P >= 1 && lf__exec_light(s, P) && !(s->pol->flags & LF__P_FIXED) && nothing_per_handle();
 }
 
 void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int tid, int cap,
@@ -41,6 +51,7 @@ void lf__light_start(struct lf__light *lt, const struct lf__sched *s, int P, int
     lt->next = next;
     lt->at = 0; /* the team's counter starts at 0, in zeroed memory */
     lt->gss = s->pol->gss_min ? s->pol->gss_min(s->state) : 0;
+    lt->fixed = 0;
     lt->n = n;
     lt->lo = lo;
     lt->incr = incr;

@@ -513,6 +513,17 @@ void lf__loop_finish(lf_loop *l)
     slot_finish(l, s);
 }
 
+double lf__loop_team_ns(const lf_loop *l)
+{
+    return l->mem.team_ns_per_iter;
+}
+
+void lf__loop_time_next(lf_loop *l)
+{
+    /* lf__exec_tiny reads it as the periodic timed execution's turn. */
+    l->mem.tiny_runs = LF__TINY_RECHECK;
+}
+
 int lf_loop_set_guided_cap(lf_loop *l, int on)
 {
     if (!l)

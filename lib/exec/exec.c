@@ -343,16 +343,33 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
     return want >= (double)rem ? rem : (uint64_t)want;
 }
 
-uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n)
+int lf__exec_may_run_tiny(const struct lf__sched *s, int P)
 {
-    if (!(s->pol->flags & LF__P_PROFILE) || P < 2 || s->lease >= 0 || !s->memory || s->cal_paper ||
-        !(m->team_ns_per_iter > 0.0) || m->team_ns_per_iter * (double)n >= LF__TINY_NS ||
-        m->tiny_runs + 1 >= LF__TINY_RECHECK ||
+    return (s->pol->flags & LF__P_PROFILE) && P >= 2 && s->lease < 0 && s->memory && !s->cal_paper;
+}
+
+uint64_t lf__exec_tiny_chunk(const struct lf__sched *s, int P, double team_ns_per_iter,
+                             unsigned tiny_runs, uint64_t n)
+{
+    if (!lf__exec_may_run_tiny(s, P) || !(team_ns_per_iter > 0.0) ||
+        team_ns_per_iter * (double)n >= LF__TINY_NS || tiny_runs + 1 >= LF__TINY_RECHECK ||
         n > UINT64_MAX / 4) /* the counter's overshoot, n + (P + 1) ceil(n / 2P), cannot wrap */
         return 0;
-    m->tiny_runs++;
-    uint64_t k = 2 * (uint64_t)P, c = n / k + (n % k != 0);
+    return lf__exec_tiny_size(P, n);
+}
+
+uint64_t lf__exec_tiny_size(int P, uint64_t n)
+{
+    uint64_t c = lf__div_ceil(n, 2 * (uint64_t)P);
     return c ? c : 1;
+}
+
+uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n)
+{
+    uint64_t c = lf__exec_tiny_chunk(s, P, m->team_ns_per_iter, m->tiny_runs, n);
+    if (c)
+        m->tiny_runs++;
+    return c;
 }
 
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)

@@ -395,6 +395,16 @@ struct lf__site_mem {
  * memory's lock, before lf__exec_start, and neither starts the policy nor
  * ends the memory (lf__exec_mem_end) of a tiny execution. */
 uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n);
+/* The same rule on what a site remembered: the team's time per iteration
+ * and the tiny executions since its latest timed one (counting nothing),
+ * for an executor that keeps them elsewhere than in a site memory (the
+ * handle-free entry, lib/omp/team.c); and whether schedule s on P workers
+ * can run tiny at all. */
+uint64_t lf__exec_tiny_chunk(const struct lf__sched *s, int P, double team_ns_per_iter,
+                             unsigned tiny_runs, uint64_t n);
+/* A tiny execution's fixed chunk: ceil(n / 2P), at least 1. */
+uint64_t lf__exec_tiny_size(int P, uint64_t n);
+int lf__exec_may_run_tiny(const struct lf__sched *s, int P);
 
 /* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
 

@@ -57,11 +57,30 @@
  * handle; others lease one. */
 #define SITE_LIGHT 4
 
+/* Whether the loops of (spec, team size) at a site run without a handle
+ * (lib/dispatch/light.c), decided once.  Never freed: a site lives as
+ * long as the program. */
+struct light_entry {
+    char *spec; /* NULL: LF_SCHEDULE */
+    int nthreads;
+    int light;
+    /* A schedule that may run tiny executions (lf__light_tiny_ok): its team
+     * meets here, and whoever comes first decides from what the site's
+     * timed executions measured (tiny_ns: the team's time per iteration, a
+     * double's bits; tiny_runs: tiny executions since the latest timed
+     * one) whether the execution runs tiny, without a handle, or leases
+     * one for all. */
+    int tiny;
+    lf__au64 tiny_ns, tiny_runs;
+    const lf_schedule *sched; /* when light or tiny */
+};
+
 /* One leasable handle.  Read by every member at entry: the first line;
  * written by every member at exit: left, on a line of its own. */
 struct lf_omp_lease {
     lf_loop *loop;
     struct pool *pool;
+    struct light_entry *tiny; /* the entry that sent this execution here timed, or NULL */
     int nthreads;
     lf__au64 handoff; /* leases through lf_omp_lease_get: published by the lessee */
     struct lf_omp_lease *next_idle;
@@ -344,9 +363,29 @@ static struct lf_omp_lease *lease_take(struct lf_site *site, const char *spec, i
     return l;
 }
 
+/* The lease a tiny entry's team met for in lf_omp_light_begin, kept for
+ * this member's next call of lf_omp_team_lease or lf_omp_lease_get for
+ * the same site (the loop's entry), so that the team meets once; dropped
+ * at lf_omp_enter and at the next lf_omp_light_begin. */
+static _Thread_local struct {
+    struct lf_site *site;
+    lf_omp_lease *lease;
+} met_lease;
+
+static lf_omp_lease *take_met_lease(struct lf_site *site, int nthreads)
+{
+    lf_omp_lease *l = met_lease.site == site ? met_lease.lease : NULL;
+    met_lease.site = NULL;
+    met_lease.lease = NULL;
+    return l && l->nthreads == nthreads ? l : NULL;
+}
+
 lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads)
 {
-    struct lf_omp_lease *l = lease_take(site, spec, nthreads);
+    /* The team met in lf_omp_light_begin: its lease (no second lease). */
+    struct lf_omp_lease *l = take_met_lease(site, nthreads);
+    if (!l)
+        l = lease_take(site, spec, nthreads);
     /* Release: the handle as the lessee found it (made, or returned by the
      * last team) is visible to the members it hands the lease to, whatever
      * carries the pointer (`omp single copyprivate`, a runtime's own
@@ -380,6 +419,16 @@ static void lease_leave(struct lf_site *site, lf_omp_lease *l)
         lf__store_relaxed(&l->left, 0); /* published by hot_park's CAS or the unlock */
     }
     lf__loop_finish(l->loop);
+    if (l->tiny) {
+        /* A timed execution a tiny entry sent here: what it measured is
+         * what the entry decides the next ones by. */
+        union {
+            double d;
+            uint64_t u;
+        } ns = {lf__loop_team_ns(l->loop)};
+        lf__store_relaxed(&l->tiny->tiny_ns, ns.u);
+        l->tiny = NULL;
+    }
     struct site_priv *sp = site_priv(site);
     if (hot_park(sp, l))
         return;
@@ -435,6 +484,10 @@ static void find_gomp(void)
 
 lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads)
 {
+    /* The team met in lf_omp_light_begin already: no second meeting. */
+    struct lf_omp_lease *met = take_met_lease(site, nthreads);
+    if (met)
+        return met;
     pthread_once(&gomp_once, find_gomp);
     if (!gomp_loop_start)
         return NULL;
@@ -448,25 +501,15 @@ lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthr
     return l;
 }
 
-/* Whether the loops of (spec, team size) at a site run without a handle
- * (lib/dispatch/light.c), decided once.  Never freed: a site lives as
- * long as the program. */
-struct light_entry {
-    char *spec; /* NULL: LF_SCHEDULE */
-    int nthreads;
-    int light;
-    const lf_schedule *sched; /* when light */
-};
-
 /* The published entry of (spec, nthreads), or NULL; *unused: the first
  * free entry (SITE_LIGHT when none is). */
-static const struct light_entry *light_scan(struct site_priv *sp, const char *spec, int nthreads,
-                                            int *unused)
+static struct light_entry *light_scan(struct site_priv *sp, const char *spec, int nthreads,
+                                      int *unused)
 {
     int i;
     for (i = 0; i < SITE_LIGHT; i++) {
         /* Acquire: a published entry is complete. */
-        const struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
+        struct light_entry *e = lf__loadp_acquire(&sp->light[i]);
         if (!e)
             break;
         if (same_key(e->spec, e->nthreads, spec, nthreads))
@@ -478,11 +521,11 @@ static const struct light_entry *light_scan(struct site_priv *sp, const char *sp
 
 /* The entry of (spec, nthreads), made when missing; NULL when the site's
  * entries are all taken by other pairs. */
-static const struct light_entry *light_find(struct lf_site *site, struct site_priv *sp,
-                                            const char *spec, int nthreads)
+static struct light_entry *light_find(struct lf_site *site, struct site_priv *sp, const char *spec,
+                                      int nthreads)
 {
     int i;
-    const struct light_entry *found = light_scan(sp, spec, nthreads, &i);
+    struct light_entry *found = light_scan(sp, spec, nthreads, &i);
     if (found || i == SITE_LIGHT)
         return found;
     pthread_mutex_lock(&sp->lock);
@@ -492,6 +535,8 @@ static const struct light_entry *light_find(struct lf_site *site, struct site_pr
         if (!e || (spec && !(e->spec = strdup(spec))))
             out_of_memory(site);
         e->nthreads = nthreads;
+        atomic_init(&e->tiny_ns, 0);
+        atomic_init(&e->tiny_runs, 0);
         lf_schedule *parsed = NULL;
         char err[256];
         const lf_schedule *sched = spec ? NULL : lf_schedule_default();
@@ -500,8 +545,10 @@ static const struct light_entry *light_find(struct lf_site *site, struct site_pr
             sched = parsed;
         pthread_once(&gomp_once, find_gomp);
         e->light = sched && lf__light_ok(&sched->s, nthreads) && (nthreads == 1 || gomp_loop_start);
-        e->sched = e->light ? sched : NULL;
-        if (!e->light)
+        /* Tiny executions without a handle, where the team can meet (libgomp). */
+        e->tiny = sched && !e->light && gomp_loop_start && lf__light_tiny_ok(&sched->s, nthreads);
+        e->sched = e->light || e->tiny ? sched : NULL;
+        if (!e->sched)
             lf_schedule_free(parsed);
         void *expect = NULL; /* free: entries are only added under the lock */
         /* acq_rel: the entry is complete before it can be found. */
@@ -527,18 +574,51 @@ static uint64_t bounds_key(uint64_t n, long lo, long incr)
 struct light_shared {
     lf__au64 next; /* the claim counter */
     lf__au64 key;  /* bounds_key of the first member's bounds */
+    /* A tiny entry's decision, by the member whose key was first: NULL
+     * while undecided, RUN_TINY, or the lease the execution runs in. */
+    lf__aptr lease;
 };
+#define RUN_TINY ((void *)1)
+
+/* The first member of a tiny entry's team (its bounds' key was first)
+ * decides for everyone: a tiny execution (the fixed chunk, counted in the
+ * entry), or a timed one in a lease whose handle is told to time it. */
+static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char *spec,
+                         int nthreads, uint64_t n)
+{
+    union {
+        uint64_t u;
+        double d;
+    } ns = {lf__load_relaxed(&e->tiny_ns)};
+    /* Relaxed: teams of the same site that decide at once may lose a count,
+     * which only moves the next timed execution. */
+    uint64_t runs = lf__load_relaxed(&e->tiny_runs);
+    if (lf__exec_tiny_chunk(&e->sched->s, nthreads, ns.d, (unsigned)runs, n)) {
+        lf__store_relaxed(&e->tiny_runs, runs + 1);
+        return RUN_TINY;
+    }
+    lf__store_relaxed(&e->tiny_runs, 0);
+    lf_omp_lease *l = lease_take(site, spec, nthreads);
+    l->tiny = e;
+    lf__loop_time_next(l->loop);
+    return l;
+}
 
 int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid, long lo,
                        long hi, long incr, struct lf_omp_light *storage)
 {
+    met_lease.site = NULL;
+    met_lease.lease = NULL;
     if (incr == 0 || nthreads < 1 || tid < 0 || tid >= nthreads)
         return 0; /* lf_omp_enter reports what it cannot run */
-    const struct light_entry *e = light_find(site, site_priv(site), spec, nthreads);
-    if (!e || !e->light)
+    struct light_entry *e = light_find(site, site_priv(site), spec, nthreads);
+    /* A tiny entry meets its team here (and decides) only for the macro's
+     * own loops: a site with flags belongs to a preload shim. */
+    int tiny = e && e->tiny && nthreads > 1 && site->flags == 0;
+    if (!e || (!e->light && !tiny))
         return 0;
     struct lf__light *lt = (struct lf__light *)storage;
-    uint64_t n = lf_trip_count(lo, hi, incr, NULL);
+    uint64_t n = lf_trip_count(lo, hi, incr, NULL), fixed = 0;
     lf__au64 *next = NULL;
     lt->met = 0;
     if (nthreads > 1) {
@@ -552,7 +632,8 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
         /* A CAS, not a read first: it takes the line the member's first
          * claim needs anyway in one transfer (lf__counter_cas). */
         uint64_t mine = bounds_key(n, lo, incr), seen = 0;
-        if (lf__cas_acq_rel(&sh->key, &seen, mine))
+        int first = lf__cas_acq_rel(&sh->key, &seen, mine);
+        if (first)
             seen = mine;
         if (seen != mine) {
             report_once(site, REPORT_BOUNDS,
@@ -563,9 +644,35 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
             n = 0; /* joined, so that it leaves the work share: runs nothing */
         }
         next = &sh->next;
+        if (tiny) {
+            void *how;
+            if (first) {
+                how = tiny_decide(site, e, spec, nthreads, n);
+                /* Release: the lease as its lessee left it (told to time
+                 * this execution) is visible to the members that read it. */
+                lf__storep_release(&sh->lease, how);
+            } else {
+                unsigned spins = 0;
+                /* Acquire: pairs with the decider's release. */
+                while ((how = lf__loadp_acquire(&sh->lease)) == NULL)
+                    lf__wait_brief(&spins); /* the first member decides */
+            }
+            if (how != RUN_TINY) {
+                /* Timed, in a lease: the work share has done its part. */
+                gomp_loop_end_nowait();
+                lt->met = 0;
+                met_lease.site = site;
+                met_lease.lease = how;
+                return 0;
+            }
+            /* The decider's chunk, from its trip count: equal bounds,
+             * equal n (a member whose bounds differ runs nothing). */
+            fixed = lf__exec_tiny_size(nthreads, n);
+        }
     }
     lf__light_start(lt, &e->sched->s, nthreads, tid, (site->flags & LF_SITE_GUIDED_CAP) != 0, lo,
                     incr, n, next);
+    lt->fixed = fixed;
     return 1;
 }
 
@@ -602,6 +709,8 @@ lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long l
                       long incr, const struct lf_data *data)
 {
     lf_loop *loop = lf_omp_lease_loop(lease);
+    met_lease.site = NULL; /* whatever was met for this loop is in use now */
+    met_lease.lease = NULL;
     if (incr == 0) {
         report_once(site, REPORT_INCR,
                     "loop increment 0: no iteration can be stepped to, so the loop does not "

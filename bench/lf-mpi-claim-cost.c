@@ -111,6 +111,16 @@ int main(int argc, char **argv)
             double mine = MPI_Wtime() - t0, worst;
             MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             t[r] = worst * 1e9 / (double)claims;
+            /* The ranks' claims cover the loop once: a timing of anything
+             * else is no claim cost. */
+            unsigned long all = 0;
+            MPI_Allreduce(&got, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+            if (all != (unsigned long)n) {
+                if (rank == 0)
+                    fprintf(stderr, "lf-mpi-claim-cost: the ranks claimed %lu of %ld iterations\n",
+                            all, n);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
         }
         qsort(t, (size_t)reps, sizeof *t, cmp);
         if (rank == 0) {

@@ -277,7 +277,10 @@ static void test_macro_auto_tiny(void)
  * or learns, except auto in a team of one (light 2), which runs its loop as
  * one untimed chunk and learns nothing.  A team of one takes its loop as
  * one chunk; a larger team's guided,c chunks are GSS's
- * min(r, max(c, ceil(r / P))) of the r = N - first iterations left. */
+ * min(r, max(c, ceil(r / P))) of the r = N - first iterations left.  A
+ * loop that needs a handle runs through the lease and handle as the
+ * header says (for auto's first execution under libgomp, the lease its
+ * team met for in lf_omp_light_begin): every iteration once either way. */
 static void test_macro_light_path(void)
 {
     /* A site per case: a site remembers four (spec, team size) pairs. */
@@ -304,23 +307,39 @@ static void test_macro_light_path(void)
                 struct lf_omp_light lt;
                 int on = lf_omp_light_begin(&sites[k], cases[k].spec, np, tid, 0, N, 1, &lt);
                 got[tid] = on;
+                long first;
+                unsigned long count;
                 if (on) {
-                    long first;
-                    unsigned long count;
                     while (lf_omp_light_next(&lt, &first, &count)) {
                         atomic_store(&chunk_at[first], (int)count);
                         for (unsigned long j = 0; j < count; j++)
                             atomic_fetch_add(&hits[first + (long)j], 1);
                     }
                     lf_omp_light_end(&lt);
+                } else {
+                    /* As the header says: a lease for the team (the one it
+                     * met for, if it met), the handle, the loop, the exit. */
+                    lf_omp_lease *lease =
+                        np > 1 ? lf_omp_team_lease(&sites[k], cases[k].spec, np) : NULL;
+                    if (np > 1 && !lease) {
+#pragma omp single copyprivate(lease)
+                        lease = lf_omp_lease_get(&sites[k], cases[k].spec, np);
+                    }
+                    if (!lease)
+                        lease = lf_omp_lease_get(&sites[k], cases[k].spec, 1);
+                    lf_loop *loop = lf_omp_enter(&sites[k], lease, tid, 0, N, 1, NULL);
+                    while (loop && lf_loop_next(loop, tid, &first, &count))
+                        for (unsigned long j = 0; j < count; j++)
+                            atomic_fetch_add(&hits[first + (long)j], 1);
+                    lf_omp_exit(&sites[k], lease, loop, tid);
                 }
             }
             int want = cases[k].light == 2 ? P == 1 : cases[k].light && (P == 1 || team_light);
             for (int t = 0; t < P; t++)
                 CU_ASSERT_EQUAL(got[t], want);
-            int bad = 0;
+            int bad = 0; /* every iteration once, with or without a handle */
             for (int i = 0; i < N; i++)
-                bad += atomic_exchange(&hits[i], 0) != want;
+                bad += atomic_exchange(&hits[i], 0) != 1;
             if (bad || got[0] != want)
                 fprintf(stderr, "FAIL light %s P=%d: light %d (expected %d), %d iterations off\n",
                         cases[k].spec, P, got[0], want, bad);

@@ -612,8 +612,9 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
     if (incr == 0 || nthreads < 1 || tid < 0 || tid >= nthreads)
         return 0; /* lf_omp_enter reports what it cannot run */
     struct light_entry *e = light_find(site, site_priv(site), spec, nthreads);
-    /* A tiny entry meets its team here (and decides) only for the macro's
-     * own loops: a site with flags belongs to a preload shim. */
+    /* A tiny entry meets its team here (and decides) only for sites with no
+     * flags: monotonic order and OpenMP's guided bound are a handle's rules,
+     * which tiny executions leave out. */
     int tiny = e && e->tiny && nthreads > 1 && site->flags == 0;
     if (!e || (!e->light && !tiny))
         return 0;

@@ -5,7 +5,9 @@
  * side by side in one run, repetitions interleaved (ABAB...), medians; and
  * loopfarm's default, auto (timed chunks, leases, the call site's memory),
  * against schedule(guided); and the floor of any library that meets its team
- * through libgomp's public ABI (floor:guided, see run_floor).
+ * through libgomp's public ABI (floor:guided and floor:tiny, see run_floor).
+ * The rows made of many loops (guided, auto, the floors) are also compared
+ * per loop, since auto hands out fewer chunks a loop than guided does.
  *
  *   lf-claim-cost [--n N] [--reps R] [--threads 1,2] [--body empty|count]
  *                 [--format table|csv]
@@ -20,11 +22,20 @@
 
 #include <loopfarm/omp.h>
 
-enum kind { OMP_DYNAMIC1, OMP_GUIDED, LF_DYNAMIC1, LF_GUIDED, LF_AUTO, FLOOR_GUIDED, NKIND };
-static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided", "lf:dynamic",
-                                         "lf:guided",     "lf:auto",    "floor:guided"};
+enum kind {
+    OMP_DYNAMIC1,
+    OMP_GUIDED,
+    LF_DYNAMIC1,
+    LF_GUIDED,
+    LF_AUTO,
+    FLOOR_GUIDED,
+    FLOOR_TINY,
+    NKIND
+};
+static const char *const names[NKIND] = {"omp:dynamic,1", "omp:guided",   "lf:dynamic", "lf:guided",
+                                         "lf:auto",       "floor:guided", "floor:tiny"};
 /* The compiler's row each other row is compared with. */
-static const enum kind peer[NKIND] = {OMP_DYNAMIC1, OMP_GUIDED, OMP_DYNAMIC1,
+static const enum kind peer[NKIND] = {OMP_DYNAMIC1, OMP_GUIDED, OMP_DYNAMIC1, OMP_GUIDED,
                                       OMP_GUIDED,   OMP_GUIDED, OMP_GUIDED};
 
 static double now(void)
@@ -41,6 +52,8 @@ static long chunk_count(enum kind k, long n, int P)
 {
     if (k == OMP_DYNAMIC1 || k == LF_DYNAMIC1)
         return n;
+    if (k == FLOOR_TINY) /* 2P chunks of ceil(n / 2P), fewer when they cover n sooner */
+        return (n + (n + 2L * P - 1) / (2L * P) - 1) / ((n + 2L * P - 1) / (2L * P));
     long c = 0;
     for (long r = n; r > 0; c++)
         r -= (r + P - 1) / P;
@@ -57,36 +70,50 @@ bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, lo
                      long *iend, uintptr_t *reductions, void **mem);
 void GOMP_loop_end_nowait(void);
 
-/* floor:guided, one thread's part of one guided loop of n iterations as a
- * library outside libgomp could run it with nothing but the claims: the
- * team meets in the zeroed memory of an empty work share of its own, held
- * open for the loop (the one piece of storage libgomp's ABI gives a team
- * for one loop alone), each member claims ceil(r / P) with a CAS on a
- * counter there that expects the value its previous claim left, and leaves
- * with GOMP_loop_end_nowait.  No call site, no
- * policy, no statistics: what any such library pays at least, so the gap
- * between this row and omp:guided is what meeting through the ABI costs.
- * With count, returns the runs of consecutive iterations the member got,
- * as the other rows' counting bodies do; else 0 (an empty body). */
-static long run_floor(long n, int P, int count)
+/* floor:guided and floor:tiny, one thread's part of one loop of n
+ * iterations as a library outside libgomp could run it with nothing but
+ * the claims: the team meets in the zeroed memory of an empty work share
+ * of its own, held open for the loop (the one piece of storage libgomp's
+ * ABI gives a team for one loop alone), claims from a counter there, and
+ * leaves with GOMP_loop_end_nowait.  guided (tiny = 0): each member claims
+ * ceil(r / P) with a CAS that expects the value its previous claim left;
+ * tiny: each claims ceil(n / 2P) with a fetch-and-add, the shape of
+ * auto's tiny executions (lf__exec_tiny_size).  No call site, no policy,
+ * no statistics: what any such library pays at least for a loop dealt in
+ * that shape, so the gap between these rows and omp:guided is what
+ * meeting through the ABI costs, and the gap between lf:auto and
+ * floor:tiny is what auto adds to it.  With count, returns the runs of
+ * consecutive iterations the member got, as the other rows' counting
+ * bodies do; else 0 (an empty body). */
+static long run_floor(long n, int P, int count, int tiny)
 {
     void *mem = (void *)(uintptr_t)sizeof(unsigned long);
     long s, e, c = 0, last = -2;
     GOMP_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
-    unsigned long *next = mem;
+    unsigned long *next = mem, N = (unsigned long)n, fixed = (N + 2UL * P - 1) / (2UL * P);
     /* Each CAS expects where the member last left the counter (0 at first),
      * never reading it first: one transfer of its line per claim. */
-    unsigned long cur = 0;
-    while (cur < (unsigned long)n) {
-        unsigned long k = ((unsigned long)n - cur + (unsigned long)P - 1) / (unsigned long)P;
-        if (!__atomic_compare_exchange_n(next, &cur, cur + k, 1, __ATOMIC_RELAXED,
-                                         __ATOMIC_RELAXED))
-            continue;
+    unsigned long cur = 0, k;
+    for (;;) {
+        if (tiny) {
+            cur = __atomic_fetch_add(next, fixed, __ATOMIC_RELAXED);
+            if (cur >= N)
+                break;
+            k = N - cur < fixed ? N - cur : fixed;
+        } else {
+            if (cur >= N)
+                break;
+            k = (N - cur + (unsigned long)P - 1) / (unsigned long)P;
+            if (!__atomic_compare_exchange_n(next, &cur, cur + k, 1, __ATOMIC_RELAXED,
+                                             __ATOMIC_RELAXED))
+                continue;
+        }
         for (long i = (long)cur; count && i < (long)(cur + k); i++) {
             c += i != last + 1;
             last = i;
         }
-        cur += k;
+        if (!tiny)
+            cur += k;
     }
     GOMP_loop_end_nowait();
     return c;
@@ -144,7 +171,8 @@ static void loop_shape(enum kind k, long n, long *loops, long *len)
                 LF_FOR_SCHED_NOWAIT(i, 0, n, 1, "auto") AUTO_BODY;                                 \
                 break;                                                                             \
             case FLOOR_GUIDED:                                                                     \
-                c = run_floor(n, omp_get_num_threads(), COUNT);                                    \
+            case FLOOR_TINY:                                                                       \
+                c = run_floor(n, omp_get_num_threads(), COUNT, k == FLOOR_TINY);                   \
                 break;                                                                             \
             default:                                                                               \
                 break;                                                                             \
@@ -199,7 +227,9 @@ static void usage(FILE *f)
                "  in an untimed sample by LF_CHUNK_FIRST); floor:guided is the least any library "
                "pays for a\n"
                "  guided loop when its team meets through libgomp's ABI (a work share's memory\n"
-               "  held open for the loop and one CAS per chunk, nothing else).\n"
+               "  held open for the loop and one CAS per chunk, nothing else); floor:tiny the\n"
+               "  same for a loop dealt as auto's tiny executions are (2P fetch-and-add chunks).\n"
+               "  The last column compares the rows of many loops per loop instead of per chunk.\n"
                "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"
                "                 n/4096 back-to-back nowait loops of 4096 for guided and auto\n"
                "  --reps R       repetitions per schedule, interleaved (default 15)\n"
@@ -254,10 +284,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (csv)
-        printf("threads,body,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio\n");
+        printf("threads,body,schedule,chunks,median_ns_per_chunk,min_ns_per_chunk,ratio,"
+               "ratio_per_loop\n");
     else
-        printf("body: %s\n%-8s %-15s %10s %14s %12s %22s\n", count_body ? "count" : "empty",
-               "threads", "schedule", "chunks", "median ns/chunk", "min", "ratio to omp same kind");
+        printf("body: %s\n%-8s %-15s %10s %15s %10s %14s %14s\n", count_body ? "count" : "empty",
+               "threads", "schedule", "chunks", "median ns/chunk", "min", "ratio (chunk)",
+               "ratio (loop)");
     for (char *tok = strtok(threads_list, ","); tok; tok = strtok(NULL, ",")) {
         int th = atoi(tok);
         if (th < 1) {
@@ -284,12 +316,15 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < NKIND; k++) {
             double ratio = med[k] / med[peer[k]];
+            /* Per loop: both rows run the same loops, so the ratio of the
+             * medians scaled by the chunks each handed out. */
+            double per_loop = ratio * (double)ch[k] / (double)(ch[peer[k]] ? ch[peer[k]] : 1);
             if (csv)
-                printf("%d,%s,%s,%ld,%.2f,%.2f,%.3f\n", th, count_body ? "count" : "empty",
-                       names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9, ratio);
+                printf("%d,%s,%s,%ld,%.2f,%.2f,%.3f,%.3f\n", th, count_body ? "count" : "empty",
+                       names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9, ratio, per_loop);
             else
-                printf("%-8d %-15s %10ld %14.2f %12.2f %22.3f\n", th, names[k], ch[k], med[k] * 1e9,
-                       t[k][0] * 1e9, ratio);
+                printf("%-8d %-15s %10ld %15.2f %10.2f %14.3f %14.3f\n", th, names[k], ch[k],
+                       med[k] * 1e9, t[k][0] * 1e9, ratio, per_loop);
             free(t[k]);
         }
     }

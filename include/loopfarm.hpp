@@ -47,7 +47,8 @@ template <class F>
 inline void run_share(lf_site *site, long lo, long hi, long step, F &body, const char *spec,
                       int wait)
 {
-    lf__omp_for f = lf__omp_for_begin(site, lo, hi, step, spec, wait, nullptr);
+    lf__omp_for f; /* filled in place (see lf__omp_for_begin) */
+    lf__omp_for_begin(&f, site, lo, hi, step, spec, wait, nullptr);
     while (lf__omp_for_next(&f)) {
         long i = f.first;
         for (unsigned long k = f.count; k > 0; k--) {

@@ -69,10 +69,13 @@ struct light_entry {
      * timed executions measured (tiny_ns: the team's time per iteration, a
      * double's bits; tiny_runs: tiny executions since the latest timed
      * one) whether the execution runs tiny, without a handle, or leases
-     * one for all. */
+     * one for all.  The two counts are written by each execution's decider,
+     * so they sit on a line of their own: every member reads the key above
+     * at every entry, and a key that shared their line would move to the
+     * decider's core and back once a loop. */
     int tiny;
-    lf__au64 tiny_ns, tiny_runs;
     const lf_schedule *sched; /* when light or tiny */
+    lf__au64 tiny_ns LF__ALIGNED, tiny_runs;
 };
 
 /* One leasable handle.  Read by every member at entry: the first line;
@@ -531,8 +534,11 @@ static struct light_entry *light_find(struct lf_site *site, struct site_priv *sp
     pthread_mutex_lock(&sp->lock);
     found = light_scan(sp, spec, nthreads, &i); /* entries are added under the lock */
     if (!found && i < SITE_LIGHT) {
-        struct light_entry *e = calloc(1, sizeof *e);
-        if (!e || (spec && !(e->spec = strdup(spec))))
+        struct light_entry *e = aligned_alloc(LF__CACHELINE, sizeof *e);
+        if (!e)
+            out_of_memory(site);
+        memset(e, 0, sizeof *e);
+        if (spec && !(e->spec = strdup(spec)))
             out_of_memory(site);
         e->nthreads = nthreads;
         atomic_init(&e->tiny_ns, 0);

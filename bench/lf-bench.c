@@ -785,7 +785,7 @@ static void data_describe(const struct bench_kernel *k, struct lf_data *d)
 /* The call sites of the lf: rows, one per slot, named as a trace names
  * them ("lf-bench.c:slotK" and "lf-bench.c:dataK"); set up in main. */
 static struct lf_site lf_sites[BENCH_MAX_SCHEDS], lf_sites_data[BENCH_MAX_SCHEDS];
-static char lf_site_names[2][BENCH_MAX_SCHEDS][24];
+static char lf_site_names[2][BENCH_MAX_SCHEDS][32]; /* "lf-bench.c:slot" and any int */
 
 static void lf_sites_init(void)
 {

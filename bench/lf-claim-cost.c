@@ -224,11 +224,11 @@ static void usage(FILE *f)
                "  Per-chunk claim cost (ns) of an empty loop: loopfarm's dynamic (fetch-and-add)\n"
                "  and guided (CAS loop) against the compiler's schedule(dynamic,1) and guided,\n"
                "  and loopfarm's auto against guided (its chunks, lease pieces included, counted\n"
-               "  in an untimed sample by LF_CHUNK_FIRST); floor:guided is the least any library "
-               "pays for a\n"
-               "  guided loop when its team meets through libgomp's ABI (a work share's memory\n"
-               "  held open for the loop and one CAS per chunk, nothing else); floor:tiny the\n"
-               "  same for a loop dealt as auto's tiny executions are (2P fetch-and-add chunks).\n"
+               "  in an untimed sample by LF_CHUNK_FIRST); floor:guided is the least any\n"
+               "  library pays for a guided loop when its team meets through libgomp's ABI (a\n"
+               "  work share's memory held open for the loop and one CAS per chunk, nothing\n"
+               "  else); floor:tiny the same for a loop dealt as auto's tiny executions are\n"
+               "  (2P fetch-and-add chunks).\n"
                "  The last column compares the rows of many loops per loop instead of per chunk.\n"
                "  --n N          iterations per sample (default 2000000): one loop for dynamic,\n"
                "                 n/4096 back-to-back nowait loops of 4096 for guided and auto\n"
@@ -238,7 +238,8 @@ static void usage(FILE *f)
                "                 count: each iteration counts runs of consecutive iterations\n"
                "                 (about a cycle each; each row's copy of that loop is its own\n"
                "                 machine code, so the rows' ratios also carry code placement)\n"
-               "  --format F     table (default) or csv\n"
+               "  --format F     table (default) or csv (the schedule field quoted: it may\n"
+               "                 hold a comma)\n"
                "example: lf-claim-cost --threads 1,2 --reps 21\n");
 }
 
@@ -320,7 +321,7 @@ int main(int argc, char **argv)
              * medians scaled by the chunks each handed out. */
             double per_loop = ratio * (double)ch[k] / (double)(ch[peer[k]] ? ch[peer[k]] : 1);
             if (csv)
-                printf("%d,%s,%s,%ld,%.2f,%.2f,%.3f,%.3f\n", th, count_body ? "count" : "empty",
+                printf("%d,%s,\"%s\",%ld,%.2f,%.2f,%.3f,%.3f\n", th, count_body ? "count" : "empty",
                        names[k], ch[k], med[k] * 1e9, t[k][0] * 1e9, ratio, per_loop);
             else
                 printf("%-8d %-15s %10ld %15.2f %10.2f %14.3f %14.3f\n", th, names[k], ch[k],

@@ -45,6 +45,13 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The chunk of floor:tiny, as auto's tiny executions size theirs
+ * (lf__exec_tiny_size): ceil(n / 2P). */
+static unsigned long tiny_chunk(unsigned long n, int P)
+{
+    return (n + 2UL * (unsigned long)P - 1) / (2UL * (unsigned long)P);
+}
+
 /* Chunks a schedule hands out for n iterations and P threads: n for
  * dynamic,1; for guided, both libgomp and loopfarm take ceil(r/P) of the r
  * remaining each time (GSS), a sequence independent of who claims. */
@@ -52,8 +59,10 @@ static long chunk_count(enum kind k, long n, int P)
 {
     if (k == OMP_DYNAMIC1 || k == LF_DYNAMIC1)
         return n;
-    if (k == FLOOR_TINY) /* 2P chunks of ceil(n / 2P), fewer when they cover n sooner */
-        return (n + (n + 2L * P - 1) / (2L * P) - 1) / ((n + 2L * P - 1) / (2L * P));
+    if (k == FLOOR_TINY) { /* 2P chunks, fewer when they cover n sooner */
+        long c = (long)tiny_chunk((unsigned long)n, P);
+        return (n + c - 1) / c;
+    }
     long c = 0;
     for (long r = n; r > 0; c++)
         r -= (r + P - 1) / P;
@@ -85,14 +94,16 @@ void GOMP_loop_end_nowait(void);
  * floor:tiny is what auto adds to it.  With count, returns the runs of
  * consecutive iterations the member got, as the other rows' counting
  * bodies do; else 0 (an empty body). */
-static long run_floor(long n, int P, int count, int tiny)
+static inline __attribute__((always_inline)) long floor_loop(long n, int P, int count,
+                                                             const int tiny)
 {
     void *mem = (void *)(uintptr_t)sizeof(unsigned long);
     long s, e, c = 0, last = -2;
     GOMP_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
-    unsigned long *next = mem, N = (unsigned long)n, fixed = (N + 2UL * P - 1) / (2UL * P);
-    /* Each CAS expects where the member last left the counter (0 at first),
-     * never reading it first: one transfer of its line per claim. */
+    unsigned long *next = mem, N = (unsigned long)n, fixed = tiny_chunk(N, P);
+    /* guided: each CAS expects where the member last left the counter (0
+     * at first), never reading it first: one transfer of its line per
+     * claim. */
     unsigned long cur = 0, k;
     for (;;) {
         if (tiny) {
@@ -117,6 +128,13 @@ static long run_floor(long n, int P, int count, int tiny)
     }
     GOMP_loop_end_nowait();
     return c;
+}
+
+/* The floor's loop specialised for each shape, so that neither floor pays
+ * a test of the other's per claim. */
+static long run_floor(long n, int P, int count, int tiny)
+{
+    return tiny ? floor_loop(n, P, count, 1) : floor_loop(n, P, count, 0);
 }
 
 /* The loops of a sample of n iterations under kind: one loop of n for the

@@ -68,10 +68,9 @@ struct lf__omp_for {
 /* Enter the loop: without a handle when its schedule needs only a counter
  * (lf_omp_light_begin), else receive the handle this execution of the loop
  * leased for the team (no barrier under libgomp), and join the loop.  The
- * cursor *fp is filled where it lives, and returned: returned by value,
- * the whole cursor (about 400 bytes, most of it the handle-free storage)
- * was copied at every loop entry, a third of a one-thread guided loop's
- * cost (lf-claim-cost). */
+ * cursor is filled where it lives and returned, never returned by value:
+ * it is about 400 bytes (most of them the handle-free storage), and a
+ * copy at every loop entry costs a third of a one-thread guided loop. */
 static inline struct lf__omp_for *lf__omp_for_begin(struct lf__omp_for *fp, struct lf_site *site,
                                                     long lo, long hi, long incr, const char *spec,
                                                     int wait, const struct lf_data *data)
@@ -151,7 +150,10 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
     })
 
 /* i advances with unsigned arithmetic so that stepping past the last
- * iteration of a loop that ends near LONG_MAX is not an overflow. */
+ * iteration of a loop that ends near LONG_MAX is not an overflow.  The
+ * cursor is declared uninitialised and lf__fp_, declared beside it, is
+ * what lf__omp_for_begin fills it through (a for statement's one
+ * declaration has no room for a call statement). */
 #define LF__FOR(i, lo, hi, incr, spec, wait) LF__FOR_S(LF__SITE(), i, lo, hi, incr, spec, wait, 0)
 #define LF__FOR_D(i, lo, hi, incr, spec, wait, data)                                               \
     LF__FOR_S(LF__SITE(), i, lo, hi, incr, spec, wait, data)

@@ -111,6 +111,10 @@ long bench_kernel_default_n(enum bench_kernel_id id, long grain);
 /* Measure how many spin steps per nanosecond make iterations of grain ns
  * on the calling thread (its core unloaded). */
 double bench_spin_calibrate(long grain);
+/* The next number of the splitmix64 sequence whose state is *s (Steele,
+ * Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA
+ * 2014): the random kernels and lf-bench's shuffled rounds draw from it. */
+uint64_t bench_splitmix64(uint64_t *s);
 /* Build k's data for n iterations; passes and placement matter to the data
  * kernels only (whose inputs are placed here, the calling thread's domain
  * holding xloc).  Returns 0, -ENOMEM, or -errno of a failed placement. */

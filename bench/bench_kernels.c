@@ -146,7 +146,7 @@ void bench_stall(void)
         ; /* interrupted: sleep what is left */
 }
 
-static uint64_t splitmix64(uint64_t *s)
+uint64_t bench_splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -157,7 +157,7 @@ static uint64_t splitmix64(uint64_t *s)
 /* Uniform double in (0, 1). */
 static double uniform01(uint64_t *s)
 {
-    return ((double)(splitmix64(s) >> 11) + 0.5) * 0x1.0p-53;
+    return ((double)(bench_splitmix64(s) >> 11) + 0.5) * 0x1.0p-53;
 }
 
 /* ---- The spin family ---- */
@@ -308,7 +308,7 @@ static int spmv_init(struct bench_kernel *k, uint64_t rng)
     if (!k->col || !k->val)
         return -ENOMEM;
     for (long j = 0; j < nnz; j++) {
-        k->col[j] = (int32_t)(splitmix64(&rng) % (uint64_t)n);
+        k->col[j] = (int32_t)(bench_splitmix64(&rng) % (uint64_t)n);
         k->val[j] = 2.0 * uniform01(&rng) - 1.0;
     }
     for (long i = 0; i < n; i++)
@@ -397,7 +397,7 @@ static int graph_init(struct bench_kernel *k, uint64_t rng)
     for (long i = 0; i < n; i++)
         perm[i] = (int32_t)i;
     for (long i = n - 1; i > 0; i--) { /* Fisher-Yates */
-        long j = (long)(splitmix64(&rng) % (uint64_t)(i + 1));
+        long j = (long)(bench_splitmix64(&rng) % (uint64_t)(i + 1));
         int32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -487,7 +487,7 @@ static double iter_calcium(const struct bench_kernel *k, long i)
         double v = peak ? vpeak : CA_VBASE;
         uint64_t p_open = peak ? p_open_peak : p_open_base;
         for (int ch = 0; ch < nch; ch++) {
-            uint64_t u = splitmix64(&rng) >> 11;
+            uint64_t u = bench_splitmix64(&rng) >> 11;
             if (open[ch]) {
                 if (u < p_close) {
                     open[ch] = 0;

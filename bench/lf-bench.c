@@ -28,6 +28,9 @@
  * links, so they run the same machine code everywhere.  While one runtime
  * runs, the others' threads must not spin: with peer rows, OMP_WAIT_POLICY
  * is passive for every OpenMP runtime of the run (unless set by the user).
+ * After a child's row the next one waits until the child's threads are
+ * idle, and each measured round runs the rows in an order of its own
+ * (--order), so that no row always follows the same one.
  * A schedule that an OpenMP runtime takes from OMP_SCHEDULE at start-up only
  * (libomp:static_steal, every lb4omp: technique) gets a child of its own.
  */
@@ -52,6 +55,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -122,6 +126,7 @@ struct config {
     struct sched s[BENCH_MAX_SCHEDS];
     int ns;
     int reps;
+    int shuffled;    /* --order shuffled: each measured round in its own order */
     int execs;       /* executions of the loop per measurement */
     double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
@@ -227,6 +232,11 @@ static void help(void)
         "                      the next one, so a chunk's comma needs no quoting.  At most %d.\n"
         "                      e.g. --schedules omp:static,omp:dynamic,1,lf:multi,lf:dynamic,8\n"
         "  --reps R          measured rounds after one warm-up round [5]    e.g. --reps 9\n"
+        "  --order O         shuffled: every measured round runs the rows in an order of\n"
+        "                      its own, drawn from --seed, so that no row always follows\n"
+        "                      the same one (a row can pay for the one before it: see\n"
+        "                      below); given: every round in the order of --schedules\n"
+        "                      [shuffled]                              e.g. --order given\n"
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
@@ -266,8 +276,13 @@ static void help(void)
         "against that runtime, with the same kernel code; their rounds interleave with\n"
         "the others (every round runs every row once), under the same background load\n"
         "and against the same T1.  With such rows OMP_WAIT_POLICY=passive (unless set) so\n"
-        "that no runtime's idle threads spin while another's run.  A row whose child was\n"
-        "not built, or that needs what is missing, is skipped with one line on stderr.\n"
+        "that no runtime's idle threads spin while another's run, and after a child's row\n"
+        "the next waits until the child's threads are idle (at most 0.5 s; stderr says\n"
+        "when they were not).  Rounds run the rows in a shuffled order (--order): a row\n"
+        "that followed the same row every round would pay for it every time (on a core\n"
+        "shared with a busy process, the row after a child's ran up to 8 %% slower).  A\n"
+        "row whose child was not built, or that needs what is missing, is skipped with\n"
+        "one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
         "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
@@ -562,6 +577,7 @@ enum {
     OPT_PLACEMENT,
     OPT_PASSES,
     OPT_SEED,
+    OPT_ORDER,
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
@@ -590,6 +606,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"placement", required_argument, 0, OPT_PLACEMENT},
         {"passes", required_argument, 0, OPT_PASSES},
         {"seed", required_argument, 0, OPT_SEED},
+        {"order", required_argument, 0, OPT_ORDER},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
         {"stall-ms", required_argument, 0, OPT_STALL},
@@ -604,6 +621,7 @@ static void parse_options(struct config *c, int argc, char **argv)
     c->reps = 5;
     c->execs = 1;
     c->seed = 42;
+    c->shuffled = 1;
     c->sc.little = 1;
     c->sc.factor = 3;
     c->sc.period_ms = 50;
@@ -681,6 +699,14 @@ static void parse_options(struct config *c, int argc, char **argv)
             break;
         case OPT_SEED:
             c->seed = (uint64_t)parse_long("--seed", optarg, 0, LONG_MAX);
+            break;
+        case OPT_ORDER:
+            if (strcmp(optarg, "shuffled") == 0)
+                c->shuffled = 1;
+            else if (strcmp(optarg, "given") == 0)
+                c->shuffled = 0;
+            else
+                usage_error("--order: '%s' is not 'shuffled' or 'given'", optarg);
             break;
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
@@ -1121,6 +1147,8 @@ struct child {
     char list[BENCH_MAX_SCHEDS * 65];
     int pid;
     FILE *to, *from;
+    int unsettled; /* rows after which they did not within SETTLE_MAX_NS */
+    int blind;     /* rows after which /proc could not tell */
 };
 
 static struct child children[BENCH_MAX_SCHEDS];
@@ -1383,6 +1411,103 @@ static double child_measure(const struct sched *s, struct bench_tally *tl)
     return t;
 }
 
+/* CPU time (ns) the threads of process pid have run so far: the first
+ * field of each /proc/PID/task/TID/schedstat; -1 when none can be read. */
+static double process_cpu_ns(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    double sum = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char stat[320];
+        unsigned long long ns;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(stat, sizeof stat, "/proc/%d/task/%.255s/schedstat", pid, e->d_name);
+        FILE *f = fopen(stat, "r");
+        if (!f)
+            continue; /* the thread ended between readdir and fopen */
+        if (fscanf(f, "%llu", &ns) == 1)
+            sum = (sum < 0 ? 0 : sum) + (double)ns;
+        fclose(f);
+    }
+    closedir(d);
+    return sum;
+}
+
+/* A child's row is over when it answers, but its idle threads may still
+ * run: oneTBB's workers look for work a while before they sleep, and an
+ * OpenMP runtime may spin before it blocks.  Run beside them, the next
+ * row (often one of ours) would share its cores with them and pay for
+ * the previous row.  So wait until the child's threads together use under
+ * SETTLE_BUSY of one core over SETTLE_STEP_NS, at most SETTLE_MAX_NS;
+ * returns the time waited (ns), -1 when that ran out, -2 when /proc cannot
+ * tell. */
+#define SETTLE_STEP_NS 500000L
+#define SETTLE_BUSY    0.02
+#define SETTLE_MAX_NS  500000000L
+static long child_settle(const struct child *ch)
+{
+    double before = process_cpu_ns(ch->pid);
+    long waited = 0;
+    if (before < 0)
+        return -2;
+    while (waited < SETTLE_MAX_NS) {
+        struct timespec step = {0, SETTLE_STEP_NS};
+        nanosleep(&step, NULL);
+        waited += SETTLE_STEP_NS;
+        double now = process_cpu_ns(ch->pid);
+        if (now < 0)
+            return -2;
+        if (now - before < SETTLE_BUSY * SETTLE_STEP_NS)
+            return waited;
+        before = now;
+    }
+    return -1;
+}
+
+/* The order of a round's rows: 0..n-1, shuffled (Fisher-Yates, drawing
+ * from the splitmix64 state *draw) unless draw is NULL.  A row can pay for the row
+ * before it: on a core shared with a busy process, a member that slept
+ * through another process's row got less of the core for several
+ * executions after it (BENCHMARKS.md, "The row before"), so with one
+ * order every round the same row would pay every time. */
+static void round_order(int *order, int n, uint64_t *draw)
+{
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    if (!draw)
+        return;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(bench_splitmix64(draw) % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
+/* Say where a row may have started beside a child's threads. */
+static void report_settling(void)
+{
+    for (int j = 0; j < nchildren; j++) {
+        const struct child *ch = &children[j];
+        if (ch->unsettled)
+            fprintf(stderr,
+                    PROG ": note: %s's threads still ran %ld ms after %d of its rows; the row "
+                         "after each started beside them\n",
+                    runtimes[ch->rt].program, SETTLE_MAX_NS / 1000000, ch->unsettled);
+        if (ch->blind)
+            fprintf(stderr,
+                    PROG ": note: /proc/%d/task could not be read after %d of %s's rows: the "
+                         "row after each started without waiting for its threads to go idle\n",
+                    ch->pid, ch->blind, runtimes[ch->rt].program);
+    }
+}
+
 /* Ask every child to end and reap it; a child that fails is an error. */
 static void stop_children(void)
 {
@@ -1521,10 +1646,15 @@ int main(int argc, char **argv)
                 strerror(-rc));
         return 1;
     }
-    /* Round 0 is the warm-up; every round runs every schedule once, in
-     * the order given, whichever process runs it. */
+    /* Round 0 is the warm-up; every round runs every schedule once,
+     * whichever process runs it: the warm-up in the order given, each
+     * measured round in the order given or its own shuffled one. */
+    int order[BENCH_MAX_SCHEDS];
+    uint64_t draw = c->seed;
     for (int r = 0; r <= c->reps; r++) {
-        for (int i = 0; i < c->ns; i++) {
+        round_order(order, c->ns, r > 0 && c->shuffled ? &draw : NULL);
+        for (int k = 0; k < c->ns; k++) {
+            int i = order[k];
             const struct sched *s = &c->s[i];
             struct bench_tally tl;
             double t;
@@ -1536,8 +1666,15 @@ int main(int argc, char **argv)
                 progress("round %d/%d  %s", r, c->reps, s->label);
             if (s->child < 0)
                 t = measure(c, &kern, s, i, &ref, &tl);
-            else
+            else {
                 t = child_measure(s, &tl);
+                struct child *ch = &children[s->child];
+                long w = child_settle(ch);
+                if (w == -2)
+                    ch->blind++;
+                else if (w == -1)
+                    ch->unsettled++;
+            }
             check_result(c, s->label, &ref, c->execs, &tl);
             if (r > 0) {
                 double it = (double)tl.iters * c->reps;
@@ -1550,6 +1687,7 @@ int main(int argc, char **argv)
         }
     }
     bench_scenario_stop();
+    report_settling();
     progress("T1 again");
     t1 = t1_runs(c, &kern, &ref, t1_reps, t1);
     stop_children();

@@ -200,6 +200,7 @@ expect_usage "--execs 0" --execs 0
 expect_usage "seed above LONG_MAX" --seed 9223372036854775808
 expect_usage "n with a fraction" --n 2.5
 expect_usage "n overflowing through its exponent" --n 9e30
+expect_usage "unknown row order" --order random
 for child in "$libomp" "$lb4omp" "$tbb"; do
     [ -x "$child" ] || continue
     "$child" --kernel spin >/dev/null 2>"$tmp/err"
@@ -213,6 +214,22 @@ for o in kernel n grain threads scenario schedules reps execs format out plot ho
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"
+
+# ---- --order: shuffled rounds (the default) and given ones measure every row ----
+# Either way every row is measured in every round and agrees with the
+# sequential run, and the output lists the rows in the order of --schedules.
+for order in shuffled given; do
+    if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 4 --order $order \
+        --schedules lf:auto,omp:guided,lf:dynamic,omp:static --format csv >"$tmp/o.csv" \
+        2>"$tmp/o.err"; then
+        got=$(awk -F, 'NR > 1 { printf "%s ", $6 }' "$tmp/o.csv")
+        [ "$got" = "\"lf:auto\" \"omp:guided\" \"lf:dynamic\" \"omp:static\" " ] ||
+            fail "--order $order: rows '$got'"
+    else
+        fail "--order $order: $(cat "$tmp/o.err")"
+    fi
+done
+pass "--order shuffled and given measure every row, listed as given"
 
 # ---- integers are parsed exactly; a failed write fails the run ----
 # --seed LONG_MAX is a seed like any other (it overflowed a double once)

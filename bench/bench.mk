@@ -9,7 +9,7 @@
 #   lf-bench-libomp  clang, LLVM's libomp         (HAVE_CLANG_OMP)
 #   lf-bench-lb4omp  clang, LB4OMP's libomp.so    (HAVE_LB4OMP, --with-lb4omp)
 #   lf-bench-tbb     $(CC) + bench_tbb.cc, oneTBB (HAVE_TBB)
-EXTRA_DIST += tests/test_bench.sh
+EXTRA_DIST += tests/test_bench.sh tests/test_bundle.sh
 
 if HAVE_OPENMP
 noinst_LTLIBRARIES += bench/libbench.la
@@ -25,7 +25,7 @@ bench_lf_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_lf_bench_LDADD = bench/libbench.la libloopfarm.la -lm
 bench_lf_bench_LDFLAGS = $(OPENMP_CFLAGS)
 
-TESTS += tests/test_bench.sh
+TESTS += tests/test_bench.sh tests/test_bundle.sh
 
 # An OpenMP child: lf-bench.c built by clang with -D$(1), linked against the
 # runtime that $(2) selects (one process cannot host two OpenMP runtimes).

@@ -1,0 +1,106 @@
+#!/bin/sh
+# scripts/bundle-bench.sh - pack lf-bench, its peer children and the tools
+# beside it, with the shared libraries they load, into one folder that runs
+# on another x86-64 Linux machine without loopfarm's build or its -dev
+# packages (a cluster node, a lent machine that reaches no package
+# registry): bin/, lib/, scripts/bench-matrix.sh and run.sh, a wrapper that
+# sets LD_LIBRARY_PATH.  The C and C++ runtimes (libc, libm, libstdc++,
+# libgcc_s) are left to the target, which must be at least as new as this
+# machine's.
+#
+#   scripts/bundle-bench.sh [-b BUILD] OUTDIR
+#
+#   -b  the build folder whose programs are packed  [build/normal]
+#
+# Then, on the other machine:
+#   OUTDIR/run.sh lf-bench --kernel spin --threads 16 ...
+#   OUTDIR/run.sh matrix -t 16 -r 3 -e 10 -o out     (scripts/bench-matrix.sh)
+#   OUTDIR/run.sh lf-info
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build/normal
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+    case $1 in
+    -b)
+        [ $# -ge 2 ] || { echo "bundle-bench.sh: -b needs a build folder (try --help)" >&2; exit 2; }
+        build=$2
+        shift 2
+        ;;
+    -h | --help) usage; exit 0 ;;
+    -*) echo "bundle-bench.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 1 ] || { echo "bundle-bench.sh: expected one OUTDIR (try --help)" >&2; exit 2; }
+out=$1
+[ -d "$build" ] || { echo "bundle-bench.sh: $build: no such build folder" >&2; exit 2; }
+build=$(cd "$build" && pwd)
+command -v ldd >/dev/null 2>&1 || { echo "bundle-bench.sh: ldd not found" >&2; exit 1; }
+
+# The real program behind a libtool wrapper (bench/.libs/NAME), else NAME.
+real() {
+    if [ -x "$build/$1/.libs/$2" ]; then
+        echo "$build/$1/.libs/$2"
+    elif [ -x "$build/$1/$2" ]; then
+        echo "$build/$1/$2"
+    fi
+}
+bench=$(real bench lf-bench)
+[ -n "$bench" ] || {
+    echo "bundle-bench.sh: $build/bench/lf-bench not built (scripts/build.sh $build)" >&2
+    exit 1
+}
+mkdir -p "$out/bin" "$out/lib" "$out/scripts"
+progs=
+for p in bench/lf-bench bench/lf-bench-libomp bench/lf-bench-lb4omp bench/lf-bench-tbb \
+    bench/lf-claim-cost bench/lf-sim tools/lf-info; do
+    f=$(real "$(dirname $p)" "$(basename $p)")
+    if [ -n "$f" ]; then
+        cp "$f" "$out/bin/"
+        progs="$progs $f"
+    else
+        echo "bundle-bench.sh: $p not built: left out" >&2
+    fi
+done
+
+# Every library the programs load, resolved as they run here (libtool's
+# wrappers point the uninstalled libloopfarm at the build folder).
+libdirs=$build/.libs:$build/lib/.libs
+for f in $progs; do
+    LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$f"
+done | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u | while read -r name path; do
+    case $name in
+    libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | libpthread.so.* | libdl.so.* | librt.so.* | ld-linux*)
+        continue ;;
+    esac
+    cp -L "$path" "$out/lib/$name"
+done
+for f in $progs; do
+    LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$f" | grep -q 'not found' && {
+        echo "bundle-bench.sh: $f needs a library ldd cannot find:" >&2
+        ldd "$f" | grep 'not found' >&2
+        exit 1
+    }
+done
+cp "$top/scripts/bench-matrix.sh" "$out/scripts/"
+
+cat >"$out/run.sh" <<'EOF'
+#!/bin/sh
+# run.sh PROGRAM [ARGS...] - run a program of this bundle with its libraries
+# (made by loopfarm's scripts/bundle-bench.sh).  PROGRAM: lf-bench,
+# lf-claim-cost, lf-sim, lf-info, or matrix (scripts/bench-matrix.sh with
+# this bundle's lf-bench).
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ $# -ge 1 ] || { sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+prog=$1
+shift
+if [ "$prog" = matrix ]; then
+    exec sh "$here/scripts/bench-matrix.sh" -b "$here/bin/lf-bench" "$@"
+fi
+[ -x "$here/bin/$prog" ] || { echo "run.sh: no program '$prog' in $here/bin" >&2; exit 2; }
+exec "$here/bin/$prog" "$@"
+EOF
+chmod +x "$out/run.sh"
+echo "bundle: $out ($(du -sh "$out" | cut -f1)): $(ls "$out/bin" | tr '\n' ' ')" >&2

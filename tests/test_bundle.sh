@@ -1,0 +1,68 @@
+#!/bin/sh
+# tests/test_bundle.sh - scripts/bundle-bench.sh: the bundle holds lf-bench,
+# the children that were built and the libraries they load; its run.sh runs
+# lf-bench (and its peer rows) from the bundle's own libraries, with results
+# checked against the sequential run as always; bad arguments exit 2 with a
+# message.  Run from the build directory (make check does).
+bench=./bench/lf-bench
+[ -x "$bench" ] || { echo "SKIP: $bench not built"; exit 77; }
+command -v ldd >/dev/null 2>&1 || { echo "SKIP: no ldd"; exit 77; }
+script=${srcdir:-.}/scripts/bundle-bench.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_bundle.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+sh "$script" -b . "$tmp/b" 2>"$tmp/err" || fail "bundle-bench.sh: $(cat "$tmp/err")"
+for f in bin/lf-bench lib/libloopfarm.so.0 scripts/bench-matrix.sh run.sh; do
+    [ -e "$tmp/b/$f" ] || fail "the bundle has no $f"
+done
+# The programs resolve every library, and libloopfarm from the bundle.
+for p in "$tmp"/b/bin/*; do
+    LD_LIBRARY_PATH=$tmp/b/lib ldd "$p" >"$tmp/ldd" 2>&1
+    grep -q 'not found' "$tmp/ldd" && fail "$p: $(grep 'not found' "$tmp/ldd")"
+    if grep -q libloopfarm "$tmp/ldd"; then
+        grep -q "libloopfarm.so.0 => $tmp/b/lib/" "$tmp/ldd" ||
+            fail "$p: libloopfarm not from the bundle: $(grep libloopfarm "$tmp/ldd")"
+    fi
+done
+# Every peer child built here is in the bundle and runs its rows from it.
+rows=omp:static,lf:auto
+nrows=2
+for c in libomp:libomp:guided lb4omp:lb4omp:fac2a tbb:tbb:auto; do
+    child=${c%%:*}
+    row=${c#*:}
+    if [ -x "./bench/lf-bench-$child" ]; then
+        [ -x "$tmp/b/bin/lf-bench-$child" ] || fail "lf-bench-$child was built but is not bundled"
+        rows=$rows,$row
+        nrows=$((nrows + 1))
+    fi
+done
+if (unset LD_LIBRARY_PATH; cd "$tmp" && ./b/run.sh lf-bench --kernel spin --n 2000 --grain 100 \
+    --threads 2 --reps 1 --schedules "$rows" --format csv) >"$tmp/run.csv" 2>"$tmp/err"; then
+    got=$(($(wc -l <"$tmp/run.csv") - 1))
+    [ "$got" -eq "$nrows" ] || fail "run.sh lf-bench: $got rows of $nrows ($rows): $(cat "$tmp/err")"
+else
+    fail "run.sh lf-bench ($rows): $(cat "$tmp/err")"
+fi
+
+# Bad arguments: exit 2 and a message.
+expect2() {
+    what=$1
+    shift
+    "$@" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$what: exit status $rc, expected 2"
+    [ -s "$tmp/err" ] || fail "$what: no message"
+}
+expect2 "bundle-bench.sh without OUTDIR" sh "$script" -b .
+expect2 "bundle-bench.sh -b without a folder" sh "$script" -b
+expect2 "bundle-bench.sh unknown option" sh "$script" --frobnicate x
+expect2 "run.sh without a program" "$tmp/b/run.sh"
+expect2 "run.sh unknown program" "$tmp/b/run.sh" nosuch
+
+[ $fails -eq 0 ] && echo "ok: bundle-bench.sh" && exit 0
+exit 1

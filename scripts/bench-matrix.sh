@@ -23,7 +23,9 @@
 #            columns: cells) and efficiency.png (needs gnuplot)
 #   --quick  sizes / 50 and 1 round: a smoke test of the script (seconds)
 # LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
-# scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph").
+# scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph", or
+# kernel/grain for one cell size, e.g. "spin/20"; "spin/500 spin/50000"
+# leaves spin/20 out).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=$top/build/normal/bench/lf-bench
@@ -77,8 +79,13 @@ calcium 100 15000
 graph 16 20000"
 if [ -n "${LF_MATRIX_KERNELS:-}" ]; then
     configs=$(echo "$configs" | while read -r k g n; do
-        case " $LF_MATRIX_KERNELS " in *" $k "*) echo "$k $g $n" ;; esac
+        case " $LF_MATRIX_KERNELS " in *" $k "* | *" $k/$g "*) echo "$k $g $n" ;; esac
     done)
+    if [ -z "$configs" ]; then
+        echo "bench-matrix.sh: LF_MATRIX_KERNELS='$LF_MATRIX_KERNELS' names no kernel of the matrix" \
+            "(spin mandelbrot spmv calcium graph, or kernel/grain: spin/20 spin/500 spin/50000 ...)" >&2
+        exit 2
+    fi
 fi
 scenarios=${LF_MATRIX_SCENARIOS:-dedicated hog biglittle varying}
 

@@ -2,8 +2,8 @@
 # tests/test_bundle.sh - scripts/bundle-bench.sh: the bundle holds lf-bench,
 # the children that were built and the libraries they load; its run.sh runs
 # lf-bench (and its peer rows) from the bundle's own libraries, with results
-# checked against the sequential run as always; bad arguments exit 2 with a
-# message.  Run from the build directory (make check does).
+# checked against the sequential run as always, and the matrix script with
+# one cell size of one kernel; bad arguments exit 2 with a message.  Run from the build directory (make check does).
 bench=./bench/lf-bench
 [ -x "$bench" ] || { echo "SKIP: $bench not built"; exit 77; }
 command -v ldd >/dev/null 2>&1 || { echo "SKIP: no ldd"; exit 77; }
@@ -49,6 +49,17 @@ else
     fail "run.sh lf-bench ($rows): $(cat "$tmp/err")"
 fi
 
+# The matrix script from the bundle, one cell size of one kernel
+# (LF_MATRIX_KERNELS=kernel/grain), smoke-sized.
+if (cd "$tmp" && LF_MATRIX_KERNELS=spin/500 LF_MATRIX_SCENARIOS=dedicated \
+    LF_MATRIX_SCHEDULES=omp:static,lf:auto ./b/run.sh matrix --quick -o m) >"$tmp/m.out" 2>&1; then
+    got=$(awk -F, 'NR > 1 { printf "%s/%s ", $1, $3 }' "$tmp/m/matrix.csv")
+    [ "$got" = "spin/500 spin/500 " ] || fail "run.sh matrix, LF_MATRIX_KERNELS=spin/500: rows '$got'"
+    [ -s "$tmp/m/summary.txt" ] || fail "run.sh matrix: no summary.txt"
+else
+    fail "run.sh matrix --quick: $(cat "$tmp/m.out")"
+fi
+
 # Bad arguments: exit 2 and a message.
 expect2() {
     what=$1
@@ -63,6 +74,7 @@ expect2 "bundle-bench.sh -b without a folder" sh "$script" -b
 expect2 "bundle-bench.sh unknown option" sh "$script" --frobnicate x
 expect2 "run.sh without a program" "$tmp/b/run.sh"
 expect2 "run.sh unknown program" "$tmp/b/run.sh" nosuch
+LF_MATRIX_KERNELS=nosuch expect2 "a matrix of no kernel" "$tmp/b/run.sh" matrix --quick -o "$tmp/m2"
 
 [ $fails -eq 0 ] && echo "ok: bundle-bench.sh" && exit 0
 exit 1

@@ -280,7 +280,7 @@ static void help(void)
         "the next waits until the child's threads are idle (at most 0.5 s; stderr says\n"
         "when they were not).  Rounds run the rows in a shuffled order (--order): a row\n"
         "that followed the same row every round would pay for it every time (on a core\n"
-        "shared with a busy process, the row after a child's ran up to 8 %% slower).  A\n"
+        "shared with a busy process, the row after oneTBB's ran up to 9 %% slower).  A\n"
         "row whose child was not built, or that needs what is missing, is skipped with\n"
         "one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"

@@ -26,11 +26,11 @@
  * background load, and every row's ideal derives from the one T1 measured
  * here: the kernels are compiled once into libbench.la, which every child
  * links, so they run the same machine code everywhere.  While one runtime
- * runs, the others' threads must not spin: with peer rows, OMP_WAIT_POLICY
- * is passive for every OpenMP runtime of the run (unless set by the user).
- * After a child's row the next one waits until the child's threads are
- * idle, and each measured round runs the rows in an order of its own
- * (--order), so that no row always follows the same one.
+ * runs, the others' threads must not spin: every runtime keeps its own
+ * defaults (its idle threads spin a while, then sleep), and a row of one
+ * process starts only when the threads of the process that ran the row
+ * before it are idle.  Each measured round runs the rows in an order of its
+ * own (--order), so that no row always follows the same one.
  * A schedule that an OpenMP runtime takes from OMP_SCHEDULE at start-up only
  * (libomp:static_steal, every lb4omp: technique) gets a child of its own.
  */
@@ -275,10 +275,11 @@ static void help(void)
         "E x T1 / sum(s_i).  libomp:, lb4omp: and tbb: rows run in child processes built\n"
         "against that runtime, with the same kernel code; their rounds interleave with\n"
         "the others (every round runs every row once), under the same background load\n"
-        "and against the same T1.  With such rows OMP_WAIT_POLICY=passive (unless set) so\n"
-        "that no runtime's idle threads spin while another's run, and after a child's row\n"
-        "the next waits until the child's threads are idle (at most 0.5 s; stderr says\n"
-        "when they were not).  Rounds run the rows in a shuffled order (--order): a row\n"
+        "and against the same T1.  Every runtime keeps its own wait policy (a passive one\n"
+        "made libgomp's own loops here up to 2.8 times slower); so that no runtime's idle threads\n"
+        "spin while another's run, a row waits until the threads of the process that ran\n"
+        "the row before it are idle (at most 0.5 s; stderr says when they were not).  Rounds run "
+        "the rows in a shuffled order (--order): a row\n"
         "that followed the same row every round would pay for it every time (on a core\n"
         "shared with a busy process, the row after oneTBB's ran up to 9 %% slower).  A\n"
         "row whose child was not built, or that needs what is missing, is skipped with\n"
@@ -1350,8 +1351,6 @@ static void start_child(const struct config *c, int j, double rate, const struct
         unsetenv("LF_TRACE"); /* the child runs no lf: loop; the trace is ours */
         if (ch->env[0])
             setenv("OMP_SCHEDULE", ch->env, 1);
-        if (ch->rt == RT_LIBOMP || ch->rt == RT_LB4OMP)
-            setenv("KMP_BLOCKTIME", "0", 0); /* idle threads sleep, as OMP_WAIT_POLICY says */
         if (ch->rt == RT_LB4OMP) {
             /* LB4OMP's timers divide the TSC by it (2400 MHz if unset) */
             snprintf(mhz, sizeof mhz, "%ld", cpu_mhz());
@@ -1411,9 +1410,10 @@ static double child_measure(const struct sched *s, struct bench_tally *tl)
     return t;
 }
 
-/* CPU time (ns) the threads of process pid have run so far: the first
- * field of each /proc/PID/task/TID/schedstat; -1 when none can be read. */
-static double process_cpu_ns(int pid)
+/* CPU time (ns) the threads of process pid other than skip (0: none) have
+ * run so far: the first field of each /proc/PID/task/TID/schedstat; -1 when
+ * none can be read. */
+static double process_cpu_ns(int pid, int skip)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", pid);
@@ -1425,7 +1425,7 @@ static double process_cpu_ns(int pid)
     while ((e = readdir(d)) != NULL) {
         char stat[320];
         unsigned long long ns;
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
             continue;
         snprintf(stat, sizeof stat, "/proc/%d/task/%.255s/schedstat", pid, e->d_name);
         FILE *f = fopen(stat, "r");
@@ -1439,20 +1439,21 @@ static double process_cpu_ns(int pid)
     return sum;
 }
 
-/* A child's row is over when it answers, but its idle threads may still
- * run: oneTBB's workers look for work a while before they sleep, and an
- * OpenMP runtime may spin before it blocks.  Run beside them, the next
- * row (often one of ours) would share its cores with them and pay for
- * the previous row.  So wait until the child's threads together use under
- * SETTLE_BUSY of one core over SETTLE_STEP_NS, at most SETTLE_MAX_NS;
- * returns the time waited (ns), -1 when that ran out, -2 when /proc cannot
- * tell. */
+/* A row is over when its loops are, but the idle threads of the process
+ * that ran it may still run a while: libgomp's spin before they block, an
+ * LLVM runtime's KMP_BLOCKTIME (200 ms by default), oneTBB's workers
+ * looking for work.  A row of another process started beside them would
+ * share its cores with them and pay for the row before.  So, between rows
+ * of two processes, wait until the threads of the one that ran last (but
+ * the caller's own, skip) together use under SETTLE_BUSY of one core over
+ * SETTLE_STEP_NS, at most SETTLE_MAX_NS; returns the time waited (ns), -1
+ * when that ran out, -2 when /proc cannot tell. */
 #define SETTLE_STEP_NS 500000L
 #define SETTLE_BUSY    0.02
 #define SETTLE_MAX_NS  500000000L
-static long child_settle(const struct child *ch)
+static long settle(int pid, int skip)
 {
-    double before = process_cpu_ns(ch->pid);
+    double before = process_cpu_ns(pid, skip);
     long waited = 0;
     if (before < 0)
         return -2;
@@ -1460,7 +1461,7 @@ static long child_settle(const struct child *ch)
         struct timespec step = {0, SETTLE_STEP_NS};
         nanosleep(&step, NULL);
         waited += SETTLE_STEP_NS;
-        double now = process_cpu_ns(ch->pid);
+        double now = process_cpu_ns(pid, skip);
         if (now < 0)
             return -2;
         if (now - before < SETTLE_BUSY * SETTLE_STEP_NS)
@@ -1468,6 +1469,23 @@ static long child_settle(const struct child *ch)
         before = now;
     }
     return -1;
+}
+
+/* Rows after which the threads of this process did not go idle in time,
+ * or /proc could not tell (a child's are in its struct child). */
+static int self_unsettled, self_blind;
+
+/* Wait for the process that ran the last row to go idle: child j, or this
+ * process when j < 0 (all its threads but the calling one). */
+static void settle_after(int j)
+{
+    long w = j < 0 ? settle(getpid(), gettid()) : settle(children[j].pid, 0);
+    int *unsettled = j < 0 ? &self_unsettled : &children[j].unsettled;
+    int *blind = j < 0 ? &self_blind : &children[j].blind;
+    if (w == -2)
+        (*blind)++;
+    else if (w == -1)
+        (*unsettled)++;
 }
 
 /* The order of a round's rows: 0..n-1, shuffled (Fisher-Yates, drawing
@@ -1490,9 +1508,19 @@ static void round_order(int *order, int n, uint64_t *draw)
     }
 }
 
-/* Say where a row may have started beside a child's threads. */
+/* Say where a row may have started beside another process's threads. */
 static void report_settling(void)
 {
+    if (self_unsettled)
+        fprintf(stderr,
+                PROG ": note: this process's threads still ran %ld ms after %d of its rows "
+                     "(OMP_WAIT_POLICY=active?); the child's row after each started beside them\n",
+                SETTLE_MAX_NS / 1000000, self_unsettled);
+    if (self_blind)
+        fprintf(stderr,
+                PROG ": note: /proc/self/task could not be read after %d rows: the child's row "
+                     "after each started without waiting for this process's threads to go idle\n",
+                self_blind);
     for (int j = 0; j < nchildren; j++) {
         const struct child *ch = &children[j];
         if (ch->unsettled)
@@ -1529,23 +1557,6 @@ static void stop_children(void)
         }
     }
     nchildren = 0;
-}
-
-/* With peer rows, every OpenMP runtime of the run waits passively, so that
- * no runtime's idle threads spin while another's loop runs: libgomp reads
- * OMP_WAIT_POLICY when it starts, so set it and run again. */
-static void wait_passively(const struct config *c, char **argv)
-{
-    int peers = 0;
-    for (int i = 0; i < c->ns; i++)
-        peers += c->s[i].rt != RT_GOMP && !c->s[i].skip;
-    if (!peers || getenv("OMP_WAIT_POLICY"))
-        return;
-    setenv("OMP_WAIT_POLICY", "passive", 1);
-    execv("/proc/self/exe", argv);
-    fprintf(stderr, PROG ": cannot re-run itself with OMP_WAIT_POLICY=passive: %s\n",
-            strerror(errno));
-    exit(1);
 }
 
 /* Write the rows in c->fmt to --out (or standard output) and the table to
@@ -1603,7 +1614,6 @@ int main(int argc, char **argv)
     double rate;
     if (c->serve)
         return serve(c);
-    wait_passively(c, argv);
     plan_children(c);
     int nrun = 0;
     for (int i = 0; i < c->ns; i++)
@@ -1651,6 +1661,7 @@ int main(int argc, char **argv)
      * measured round in the order given or its own shuffled one. */
     int order[BENCH_MAX_SCHEDS];
     uint64_t draw = c->seed;
+    int last = -2; /* who ran the last row: child j, -1 this process, -2 nobody */
     for (int r = 0; r <= c->reps; r++) {
         round_order(order, c->ns, r > 0 && c->shuffled ? &draw : NULL);
         for (int k = 0; k < c->ns; k++) {
@@ -1664,17 +1675,14 @@ int main(int argc, char **argv)
                 progress("warm-up  %s", s->label);
             else
                 progress("round %d/%d  %s", r, c->reps, s->label);
+            int who = s->child;
+            if (last != -2 && last != who)
+                settle_after(last);
+            last = who;
             if (s->child < 0)
                 t = measure(c, &kern, s, i, &ref, &tl);
-            else {
+            else
                 t = child_measure(s, &tl);
-                struct child *ch = &children[s->child];
-                long w = child_settle(ch);
-                if (w == -2)
-                    ch->blind++;
-                else if (w == -1)
-                    ch->unsettled++;
-            }
             check_result(c, s->label, &ref, c->execs, &tl);
             if (r > 0) {
                 double it = (double)tl.iters * c->reps;

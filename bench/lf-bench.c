@@ -276,14 +276,13 @@ static void help(void)
         "against that runtime, with the same kernel code; their rounds interleave with\n"
         "the others (every round runs every row once), under the same background load\n"
         "and against the same T1.  Every runtime keeps its own wait policy (a passive one\n"
-        "made libgomp's own loops here up to 2.8 times slower); so that no runtime's idle threads\n"
-        "spin while another's run, a row waits until the threads of the process that ran\n"
-        "the row before it are idle (at most 0.5 s; stderr says when they were not).  Rounds run "
-        "the rows in a shuffled order (--order): a row\n"
-        "that followed the same row every round would pay for it every time (on a core\n"
-        "shared with a busy process, the row after oneTBB's ran up to 9 %% slower).  A\n"
-        "row whose child was not built, or that needs what is missing, is skipped with\n"
-        "one line on stderr.\n"
+        "made libgomp's own loops here up to 2.8 times slower); so that no runtime's idle\n"
+        "threads spin while another's run, a row waits until the threads of the process\n"
+        "that ran the row before it are idle (at most 0.5 s; stderr says when they were\n"
+        "not).  Rounds run the rows in a shuffled order (--order): a row that followed the\n"
+        "same row every round would pay for it every time (on a core shared with a busy\n"
+        "process, the row after oneTBB's ran up to 9 %% slower).  A row whose child was\n"
+        "not built, or that needs what is missing, is skipped with one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
         "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
@@ -1142,14 +1141,19 @@ static void fill_row(const struct config *c, struct bench_row *r, const char *la
     r->chunks = chunks ? (long)(bench_median(chunks, reps) / c->execs + 0.5) : -1;
 }
 
+/* Rows after which a process's threads did not go idle within
+ * SETTLE_MAX_NS (unsettled), or /proc could not tell (blind). */
+struct settling {
+    int unsettled, blind;
+};
+
 struct child {
     enum runtime rt;
     char env[64]; /* OMP_SCHEDULE for it; empty: none */
     char list[BENCH_MAX_SCHEDS * 65];
     int pid;
     FILE *to, *from;
-    int unsettled; /* rows after which they did not within SETTLE_MAX_NS */
-    int blind;     /* rows after which /proc could not tell */
+    struct settling settled; /* how waiting for its threads went */
 };
 
 static struct child children[BENCH_MAX_SCHEDS];
@@ -1411,8 +1415,9 @@ static double child_measure(const struct sched *s, struct bench_tally *tl)
 }
 
 /* CPU time (ns) the threads of process pid other than skip (0: none) have
- * run so far: the first field of each /proc/PID/task/TID/schedstat; -1 when
- * none can be read. */
+ * run so far: the first field of each /proc/PID/task/TID/schedstat (a
+ * thread that ended meanwhile counts 0); -1 when the process's threads
+ * cannot be listed. */
 static double process_cpu_ns(int pid, int skip)
 {
     char path[64];
@@ -1420,7 +1425,7 @@ static double process_cpu_ns(int pid, int skip)
     DIR *d = opendir(path);
     if (!d)
         return -1;
-    double sum = -1;
+    double sum = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         char stat[320];
@@ -1432,7 +1437,7 @@ static double process_cpu_ns(int pid, int skip)
         if (!f)
             continue; /* the thread ended between readdir and fopen */
         if (fscanf(f, "%llu", &ns) == 1)
-            sum = (sum < 0 ? 0 : sum) + (double)ns;
+            sum += (double)ns;
         fclose(f);
     }
     closedir(d);
@@ -1471,23 +1476,21 @@ static long settle(int pid, int skip)
     return -1;
 }
 
-/* Rows after which the threads of this process did not go idle in time,
- * or /proc could not tell (a child's are in its struct child). */
-static int self_unsettled, self_blind;
+/* How waiting for this process's own threads went (a child's is in its
+ * struct child). */
+static struct settling self_settled;
 
 /* Wait for the process that ran the last row to go idle: child j, or this
  * process when j < 0 (all its threads but the calling one). */
 static void settle_after(int j)
 {
     long w = j < 0 ? settle(getpid(), gettid()) : settle(children[j].pid, 0);
-    int *unsettled = j < 0 ? &self_unsettled : &children[j].unsettled;
-    int *blind = j < 0 ? &self_blind : &children[j].blind;
+    struct settling *st = j < 0 ? &self_settled : &children[j].settled;
     if (w == -2)
-        (*blind)++;
+        st->blind++;
     else if (w == -1)
-        (*unsettled)++;
+        st->unsettled++;
 }
-
 /* The order of a round's rows: 0..n-1, shuffled (Fisher-Yates, drawing
  * from the splitmix64 state *draw) unless draw is NULL.  A row can pay for the row
  * before it: on a core shared with a busy process, a member that slept
@@ -1508,32 +1511,27 @@ static void round_order(int *order, int n, uint64_t *draw)
     }
 }
 
-/* Say where a row may have started beside another process's threads. */
+/* Say where a row may have started beside another process's threads:
+ * those of who, as st counted. */
+static void report_settling_of(const char *who, const struct settling *st)
+{
+    if (st->unsettled)
+        fprintf(stderr,
+                PROG ": note: %s's threads still ran %ld ms after %d of its rows; the row after "
+                     "each started beside them\n",
+                who, SETTLE_MAX_NS / 1000000, st->unsettled);
+    if (st->blind)
+        fprintf(stderr,
+                PROG ": note: /proc could not list %s's threads after %d of its rows: the row "
+                     "after each started without waiting for them to go idle\n",
+                who, st->blind);
+}
+
 static void report_settling(void)
 {
-    if (self_unsettled)
-        fprintf(stderr,
-                PROG ": note: this process's threads still ran %ld ms after %d of its rows "
-                     "(OMP_WAIT_POLICY=active?); the child's row after each started beside them\n",
-                SETTLE_MAX_NS / 1000000, self_unsettled);
-    if (self_blind)
-        fprintf(stderr,
-                PROG ": note: /proc/self/task could not be read after %d rows: the child's row "
-                     "after each started without waiting for this process's threads to go idle\n",
-                self_blind);
-    for (int j = 0; j < nchildren; j++) {
-        const struct child *ch = &children[j];
-        if (ch->unsettled)
-            fprintf(stderr,
-                    PROG ": note: %s's threads still ran %ld ms after %d of its rows; the row "
-                         "after each started beside them\n",
-                    runtimes[ch->rt].program, SETTLE_MAX_NS / 1000000, ch->unsettled);
-        if (ch->blind)
-            fprintf(stderr,
-                    PROG ": note: /proc/%d/task could not be read after %d of %s's rows: the "
-                         "row after each started without waiting for its threads to go idle\n",
-                    ch->pid, ch->blind, runtimes[ch->rt].program);
-    }
+    report_settling_of(PROG, &self_settled);
+    for (int j = 0; j < nchildren; j++)
+        report_settling_of(runtimes[children[j].rt].program, &children[j].settled);
 }
 
 /* Ask every child to end and reap it; a child that fails is an error. */
@@ -1695,6 +1693,8 @@ int main(int argc, char **argv)
         }
     }
     bench_scenario_stop();
+    if (last != -2)
+        settle_after(last); /* T1 again, beside nobody's idle threads */
     report_settling();
     progress("T1 again");
     t1 = t1_runs(c, &kern, &ref, t1_reps, t1);

@@ -65,24 +65,28 @@ for p in bench/lf-bench bench/lf-bench-libomp bench/lf-bench-lb4omp bench/lf-ben
 done
 
 # Every library the programs load, resolved as they run here (libtool's
-# wrappers point the uninstalled libloopfarm at the build folder).
-libdirs=$build/.libs:$build/lib/.libs
+# wrappers point the uninstalled libloopfarm at the build folder): one ldd
+# per program, a library it cannot find an error.
+deps=$out/.deps
+: >"$deps"
 for f in $progs; do
-    LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$f"
-done | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u | while read -r name path; do
+    LD_LIBRARY_PATH=$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$f" >"$deps.one"
+    if grep -q 'not found' "$deps.one"; then
+        echo "bundle-bench.sh: $f needs a library ldd cannot find:" >&2
+        grep 'not found' "$deps.one" >&2
+        rm -f "$deps" "$deps.one"
+        exit 1
+    fi
+    cat "$deps.one" >>"$deps"
+done
+awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' "$deps" | sort -u | while read -r name path; do
     case $name in
     libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | libpthread.so.* | libdl.so.* | librt.so.* | ld-linux*)
         continue ;;
     esac
     cp -L "$path" "$out/lib/$name"
 done
-for f in $progs; do
-    LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$f" | grep -q 'not found' && {
-        echo "bundle-bench.sh: $f needs a library ldd cannot find:" >&2
-        ldd "$f" | grep 'not found' >&2
-        exit 1
-    }
-done
+rm -f "$deps" "$deps.one"
 cp "$top/scripts/bench-matrix.sh" "$out/scripts/"
 
 cat >"$out/run.sh" <<'EOF'

@@ -231,6 +231,22 @@ for order in shuffled given; do
 done
 pass "--order shuffled and given measure every row, listed as given"
 
+# Between rows of two processes lf-bench waits for the last one's threads to
+# go idle; a team of one has no thread but the caller's, which is no reason
+# for a note (it said /proc could not be read).
+peer1=
+[ -x "$libomp" ] && peer1=libomp:guided
+[ -x "$tbb" ] && peer1=tbb:auto
+if [ -n "$peer1" ]; then
+    if "$bench" --kernel spin --n 3000 --grain 200 --threads 1 --reps 2 \
+        --schedules omp:static,$peer1 --format csv >"$tmp/o.csv" 2>"$tmp/o.err"; then
+        grep -q 'note:' "$tmp/o.err" && fail "one thread beside $peer1: $(cat "$tmp/o.err")"
+    else
+        fail "one thread beside $peer1: $(cat "$tmp/o.err")"
+    fi
+    pass "rows of two processes, one thread: no settling note"
+fi
+
 # ---- integers are parsed exactly; a failed write fails the run ----
 # --seed LONG_MAX is a seed like any other (it overflowed a double once)
 if "$bench" --kernel random --n 2000 --grain 100 --threads 2 --reps 1 --schedules omp:static \

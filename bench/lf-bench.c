@@ -17,22 +17,26 @@
  * Peer runtimes.  Two OpenMP runtimes cannot share a process, so the rows of
  * libomp: (LLVM), lb4omp: (LB4OMP) and tbb: (oneTBB) run in children: this
  * same file built against that runtime (lf-bench-libomp, lf-bench-lb4omp,
- * lf-bench-tbb), started with --serve before T1 is measured.  A child builds
- * the same kernel, checks its sequential result against ours, starts its
- * team (pinned as ours) and then waits on a pipe: "run I" runs its schedule I
- * once (--execs loops), checks the result and answers with the makespan.
- * This process drives the rounds, so every round runs every schedule of
- * every runtime once, in the order given (ABAB...), under the same
- * background load, and every row's ideal derives from the one T1 measured
- * here: the kernels are compiled once into libbench.la, which every child
- * links, so they run the same machine code everywhere.  While one runtime
- * runs, the others' threads must not spin: every runtime keeps its own
- * defaults (its idle threads spin a while, then sleep), and a row of one
- * process starts only when the threads of the process that ran the row
- * before it are idle.  Each measured round runs the rows in an order of its
- * own (--order), so that no row always follows the same one.
- * A schedule that an OpenMP runtime takes from OMP_SCHEDULE at start-up only
- * (libomp:static_steal, every lb4omp: technique) gets a child of its own.
+ * lf-bench-tbb), started with --serve before T1 is measured; and so do the
+ * omp: and lf: rows, in a child of this very program, which also measures T1
+ * ("t1 R"), so that every row runs in a fresh process started the same way
+ * and none in the one that calibrated, built the reference and started the
+ * others (--own-rows here keeps them, and T1, in this process: the old way).
+ * A child builds the same kernel, checks its sequential result against ours,
+ * starts its team (pinned as ours) and then waits on a pipe: "run I" runs
+ * its schedule I once (--execs loops), checks the result and answers with
+ * the makespan.  This process drives the rounds, so every round runs every
+ * schedule of every runtime once, in the order given (ABAB...), under the
+ * same background load, and every row's ideal derives from one T1: the
+ * kernels are compiled once into libbench.la, which every child links, so
+ * they run the same machine code everywhere.  While one runtime runs, the
+ * others' threads must not spin: every runtime keeps its own defaults (its
+ * idle threads spin a while, then sleep), and a row of one process starts
+ * only when the threads of the process that ran the row before it are idle.
+ * Each measured round runs the rows in an order of its own (--order), so
+ * that no row always follows the same one.  A schedule that an OpenMP
+ * runtime takes from OMP_SCHEDULE at start-up only (libomp:static_steal,
+ * every lb4omp: technique) gets a child of its own.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -84,10 +88,10 @@ enum runtime { RT_GOMP, RT_LIBOMP, RT_LB4OMP, RT_TBB, RT_COUNT };
 
 static const struct runtime_desc {
     const char *prefix;  /* of its --schedules items (lf: is RT_GOMP's too) */
-    const char *program; /* the child that runs its rows; NULL: lf-bench itself */
+    const char *program; /* the child that runs its rows (lf-bench: itself) */
     const char *built;   /* when that child is built */
 } runtimes[RT_COUNT] = {
-    {"omp:", NULL, NULL},
+    {"omp:", "lf-bench", NULL},
     {"libomp:", "lf-bench-libomp", "configure finds clang with libomp"},
     {"lb4omp:", "lf-bench-lb4omp",
      "configure --with-lb4omp=PREFIX, or a build/lb4omp made by scripts/build-lb4omp.sh"},
@@ -127,6 +131,7 @@ struct config {
     int ns;
     int reps;
     int shuffled;    /* --order shuffled: each measured round in its own order */
+    int own_here;    /* --own-rows here: omp: and lf: rows (and T1) in this process */
     int execs;       /* executions of the loop per measurement */
     double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
@@ -237,6 +242,12 @@ static void help(void)
         "                      the same one (a row can pay for the one before it: see\n"
         "                      below); given: every round in the order of --schedules\n"
         "                      [shuffled]                              e.g. --order given\n"
+        "  --own-rows W      where the omp: and lf: rows and T1 run: child: in a child\n"
+        "                      process of this program, started like the peers' (every\n"
+        "                      row then runs in a fresh process built the same way);\n"
+        "                      here: in lf-bench's own process, which also calibrates,\n"
+        "                      builds the reference and drives the rounds [child]\n"
+        "                                                             e.g. --own-rows here\n"
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
@@ -267,22 +278,23 @@ static void help(void)
         "s_i = 1 for a dedicated core, 1/(k+1) on a core shared with k busy processes,\n"
         "1/f for a little thread, duty/2 + (1 - duty) on the varying core, and each\n"
         "thread's share when threads outnumber cores; eff = ideal / median; chunks =\n"
-        "contiguous runs of iterations per thread, summed (median over rounds): the chunks\n"
-        "handed out, except that back-to-back chunks of one thread count once, per\n"
-        "execution; speedup =\n"
-        "execs x T1 / median; vs_best = the smallest median of the run / this median (1:\n"
-        "the best row).  With --execs E, a measurement is E executions and ideal is\n"
-        "E x T1 / sum(s_i).  libomp:, lb4omp: and tbb: rows run in child processes built\n"
-        "against that runtime, with the same kernel code; their rounds interleave with\n"
-        "the others (every round runs every row once), under the same background load\n"
-        "and against the same T1.  Every runtime keeps its own wait policy (a passive one\n"
-        "made libgomp's own loops here up to 2.8 times slower); so that no runtime's idle\n"
-        "threads spin while another's run, a row waits until the threads of the process\n"
-        "that ran the row before it are idle (at most 0.5 s; stderr says when they were\n"
-        "not).  Rounds run the rows in a shuffled order (--order): a row that followed the\n"
-        "same row every round would pay for it every time (on a core shared with a busy\n"
-        "process, the row after oneTBB's ran up to 9 %% slower).  A row whose child was\n"
-        "not built, or that needs what is missing, is skipped with one line on stderr.\n"
+        "contiguous runs of iterations per thread, summed (median over rounds): the\n"
+        "chunks handed out, except that back-to-back chunks of one thread count once, per\n"
+        "execution; speedup = execs x T1 / median; vs_best = the smallest median of the\n"
+        "run / this median (1: the best row).  With --execs E, a measurement is E\n"
+        "executions and ideal is E x T1 / sum(s_i).  Every runtime's rows run in a child\n"
+        "process of their own: libomp:, lb4omp: and tbb: rows in this program built\n"
+        "against that runtime, with the same kernel code, omp: and lf: rows (and T1) in\n"
+        "this program itself (unless --own-rows here); their rounds interleave (every\n"
+        "round runs every row once), under the same background load and against the same\n"
+        "T1.  Every runtime keeps its own wait policy (a passive one made libgomp's own\n"
+        "loops here up to 2.8 times slower); so that no runtime's idle threads spin while\n"
+        "another's run, a row waits until the threads of the process that ran the row\n"
+        "before it are idle (at most 0.5 s; stderr says when they were not).  Rounds run\n"
+        "the rows in a shuffled order (--order): a row that followed the same row every\n"
+        "round would pay for it every time (on a core shared with a busy process, the row\n"
+        "after oneTBB's ran up to 9 %% slower).  A row whose child was not built, or that\n"
+        "needs what is missing, is skipped with one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
         "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
@@ -487,6 +499,8 @@ static void parse_schedules(struct config *c, char *list)
     char *rest = list;
     int lf_slots = 0;
     c->ns = 0;
+    if (!*rest && c->serve)
+        return; /* the child that measures T1 only */
     if (!*rest)
         usage_error("--schedules: empty list");
     while (*rest) {
@@ -578,6 +592,7 @@ enum {
     OPT_PASSES,
     OPT_SEED,
     OPT_ORDER,
+    OPT_OWNROWS,
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
@@ -607,6 +622,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"passes", required_argument, 0, OPT_PASSES},
         {"seed", required_argument, 0, OPT_SEED},
         {"order", required_argument, 0, OPT_ORDER},
+        {"own-rows", required_argument, 0, OPT_OWNROWS},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
         {"stall-ms", required_argument, 0, OPT_STALL},
@@ -707,6 +723,14 @@ static void parse_options(struct config *c, int argc, char **argv)
                 c->shuffled = 0;
             else
                 usage_error("--order: '%s' is not 'shuffled' or 'given'", optarg);
+            break;
+        case OPT_OWNROWS:
+            if (strcmp(optarg, "child") == 0)
+                c->own_here = 0;
+            else if (strcmp(optarg, "here") == 0)
+                c->own_here = 1;
+            else
+                usage_error("--own-rows: '%s' is not 'child' or 'here'", optarg);
             break;
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
@@ -1022,13 +1046,29 @@ static void build_kernel(const struct config *c, struct bench_kernel *k, struct 
     run_sequential(k, ref); /* warm-up, and the reference result */
 }
 
+/* The fastest of best and reps sequential runs, each checked. */
+static double t1_runs(const struct config *c, const struct bench_kernel *k,
+                      const struct bench_tally *ref, int reps, double best)
+{
+    for (int r = 0; r < reps; r++) {
+        struct bench_tally tl;
+        double t = run_sequential(k, &tl);
+        check_result(c, "sequential repeat", ref, 1, &tl);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
 /* ---- A child: serve lf-bench's requests ---- */
 
 /* Run this process's schedules as lf-bench asks, on standard input: "run I"
  * measures schedule I once and answers "T RUNS ITERS SUM REMOTE STAGED
- * WAITED" (seconds; the tally of its executions); "quit" or the end of the
- * input ends.  Before the first request: "ready ITERS SUM", the reference
- * result of the sequential run, which lf-bench compares with its own. */
+ * WAITED" (seconds; the tally of its executions); "t1 R" answers the
+ * fastest of R sequential runs (seconds), each checked; "quit" or the end
+ * of the input ends.  Before the first request: "ready ITERS SUM", the
+ * reference result of the sequential run, which lf-bench compares with its
+ * own. */
 static int serve(const struct config *c)
 {
     struct bench_kernel kern;
@@ -1066,6 +1106,11 @@ static int serve(const struct config *c)
         struct bench_tally tl;
         if (strncmp(line, "quit", 4) == 0)
             break;
+        if (sscanf(line, "t1 %d", &i) == 1 && i > 0) {
+            printf("%.9g\n", t1_runs(c, &kern, &ref, i, 1e300));
+            fflush(stdout);
+            continue;
+        }
         if (sscanf(line, "run %d", &i) != 1 || i < 0 || i >= c->ns) {
             fprintf(stderr, PROG ": bad request '%s'\n", line);
             return 1;
@@ -1085,20 +1130,6 @@ static int serve(const struct config *c)
 /* ---- lf-bench: the children of the peer rows ---- */
 
 #ifdef BENCH_PARENT
-/* The fastest of best and reps sequential runs, each checked. */
-static double t1_runs(const struct config *c, const struct bench_kernel *k,
-                      const struct bench_tally *ref, int reps, double best)
-{
-    for (int r = 0; r < reps; r++) {
-        struct bench_tally tl;
-        double t = run_sequential(k, &tl);
-        check_result(c, "sequential repeat", ref, 1, &tl);
-        if (t < best)
-            best = t;
-    }
-    return best;
-}
-
 static int progress_on;
 
 static void progress(const char *fmt, ...)
@@ -1156,7 +1187,7 @@ struct child {
     struct settling settled; /* how waiting for its threads went */
 };
 
-static struct child children[BENCH_MAX_SCHEDS];
+static struct child children[BENCH_MAX_SCHEDS + 1]; /* + the T1 child */
 static int nchildren;
 
 /* Path of a child program: $LF_BENCH_<RUNTIME> (LF_BENCH_LIBOMP,
@@ -1195,8 +1226,17 @@ static int find_program(const char *name, char *path, size_t len)
     return access(path, X_OK) == 0 ? 0 : -1;
 }
 
+/* The program of runtime rt's child: lf-bench's own rows run in this very
+ * program (as the kernel's /proc/self/exe, not the libtool wrapper). */
 static int find_child_program(enum runtime rt, char *path, size_t len)
 {
+    if (rt == RT_GOMP) {
+        ssize_t l = readlink("/proc/self/exe", path, len - 1);
+        if (l <= 0)
+            return -1;
+        path[l] = 0;
+        return 0;
+    }
     return find_program(runtimes[rt].program, path, len);
 }
 
@@ -1234,10 +1274,16 @@ static long cpu_mhz(void)
     return (long)(mhz + 0.5);
 }
 
-/* Group the peer rows into children: one per runtime, and one of its own
- * for each row that its runtime takes from OMP_SCHEDULE; skip the rows
- * whose child program was not built; say in one line why each skipped row
- * is. */
+/* The child of lf-bench's own program that measures T1 (and runs the
+ * omp: and lf: rows), -1 under --own-rows here: this process does. */
+static int t1_child = -1;
+
+/* Group the rows into children: one per runtime (lf-bench's own rows in
+ * one of this program, unless --own-rows here keeps them in this process),
+ * and one of its own for each row that its runtime takes from OMP_SCHEDULE;
+ * skip the rows whose child program was not built; say in one line why each
+ * skipped row is.  Without --own-rows here, a child of this program
+ * measures T1 even when no omp: or lf: row is given. */
 static void plan_children(struct config *c)
 {
     for (int i = 0; i < c->ns; i++) {
@@ -1245,7 +1291,7 @@ static void plan_children(struct config *c)
         char path[4096];
         if (s->skip)
             fprintf(stderr, PROG ": %s skipped: %s\n", s->label, s->why);
-        if (s->rt == RT_GOMP || s->skip)
+        if (s->skip || (s->rt == RT_GOMP && c->own_here))
             continue;
         if (find_child_program(s->rt, path, sizeof path) != 0) {
             fprintf(stderr, PROG ": %s skipped: %s was not built (it is when %s)\n", s->label,
@@ -1271,6 +1317,13 @@ static void plan_children(struct config *c)
             strcat(ch->list, ",");
         strcat(ch->list, s->label);
     }
+    if (c->own_here)
+        return;
+    for (t1_child = 0; t1_child < nchildren; t1_child++)
+        if (children[t1_child].rt == RT_GOMP)
+            return;
+    memset(&children[nchildren], 0, sizeof children[0]); /* one with no rows */
+    children[nchildren++].rt = RT_GOMP;
 }
 
 /* Child j stopped answering: reap it, say how it ended, and exit with its
@@ -1352,7 +1405,8 @@ static void start_child(const struct config *c, int j, double rate, const struct
         for (int i = 0; i < c->sc.ncores; i++)
             CPU_SET(c->sc.cpus[i], &all);
         sched_setaffinity(0, sizeof all, &all);
-        unsetenv("LF_TRACE"); /* the child runs no lf: loop; the trace is ours */
+        if (ch->rt != RT_GOMP)
+            unsetenv("LF_TRACE"); /* it runs no lf: loop */
         if (ch->env[0])
             setenv("OMP_SCHEDULE", ch->env, 1);
         if (ch->rt == RT_LB4OMP) {
@@ -1412,6 +1466,22 @@ static double child_measure(const struct sched *s, struct bench_tally *tl)
         child_failed(s->child);
     tl->sum = sum;
     return t;
+}
+
+/* T1: the fastest of best and reps sequential runs, in the T1 child or in
+ * this process (--own-rows here). */
+static double t1_measure(const struct config *c, const struct bench_kernel *k,
+                         const struct bench_tally *ref, int reps, double best)
+{
+    if (t1_child < 0)
+        return t1_runs(c, k, ref, reps, best);
+    struct child *ch = &children[t1_child];
+    char line[256];
+    double t;
+    if (fprintf(ch->to, "t1 %d\n", reps) < 0 || fflush(ch->to) != 0 ||
+        !fgets(line, sizeof line, ch->from) || sscanf(line, "%lf", &t) != 1)
+        child_failed(t1_child);
+    return t < best ? t : best;
 }
 
 /* CPU time (ns) the threads of process pid other than skip (0: none) have
@@ -1557,6 +1627,28 @@ static void stop_children(void)
     nchildren = 0;
 }
 
+/* The trace file that process pid wrote under LF_TRACE=name: "%p" in
+ * the name is its pid, "%%" a '%' (as the library reads it); NULL when
+ * name is. */
+static const char *trace_name(const char *name, int pid, char *buf, size_t len)
+{
+    size_t o = 0;
+    if (!name)
+        return NULL;
+    for (const char *p = name; *p && o + 1 < len; p++) {
+        if (p[0] == '%' && p[1] == 'p') {
+            o += (size_t)snprintf(buf + o, len - o, "%d", pid);
+            p++;
+        } else {
+            if (p[0] == '%' && p[1] == '%')
+                p++;
+            buf[o++] = *p;
+        }
+    }
+    buf[o < len ? o : len - 1] = 0;
+    return buf;
+}
+
 /* Write the rows in c->fmt to --out (or standard output) and the table to
  * standard output; 0, or -1 with a message when a write failed. */
 static int write_results(const struct config *c, const struct bench_row *rows, int nrows)
@@ -1635,18 +1727,29 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": out of memory (n=%ld)\n", c->n);
         return 1;
     }
+    int here = 0; /* rows this process runs (--own-rows here) */
+    for (int i = 0; i < c->ns; i++)
+        here += !c->s[i].skip && c->s[i].child < 0;
     for (int j = 0; j < nchildren; j++) {
-        progress("starting %s (%s)", runtimes[children[j].rt].program, children[j].list);
+        progress("starting %s (%s)", runtimes[children[j].rt].program,
+                 children[j].list[0] ? children[j].list : "T1");
         start_child(c, j, rate, &ref);
     }
-    start_team(c);
+    if (here)
+        start_team(c);
+    for (int j = 0; j < nchildren; j++)
+        settle_after(j); /* their teams just started */
 
     /* T1 stands for an unloaded core: take the fastest of its runs (noise
      * from other processes only ever slows a run), some before the rounds
-     * and as many after them, so that drifting load cannot inflate it. */
+     * and as many after them, so that drifting load cannot inflate it.  It
+     * runs where lf-bench's own rows run: in a process started like every
+     * other row's, unless --own-rows here (in one run the same static split
+     * on graph ran 7-8 % faster in children than in this process;
+     * BENCHMARKS.md, "Every row in a child"). */
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
-    double t1 = t1_runs(c, &kern, &ref, t1_reps, 1e300);
+    double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);
 
     int rc = bench_scenario_start(&c->sc);
     if (rc != 0) {
@@ -1697,7 +1800,8 @@ int main(int argc, char **argv)
         settle_after(last); /* T1 again, beside nobody's idle threads */
     report_settling();
     progress("T1 again");
-    t1 = t1_runs(c, &kern, &ref, t1_reps, t1);
+    t1 = t1_measure(c, &kern, &ref, t1_reps, t1);
+    int lf_pid = t1_child < 0 ? getpid() : children[t1_child].pid;
     stop_children();
     progress_done();
     double sumspeeds = bench_sum_speeds(&c->sc, c->threads);
@@ -1736,7 +1840,9 @@ int main(int argc, char **argv)
                 sites[nsites] = site[nsites];
                 labels[nsites++] = c->s[i].label;
             }
-        if (bench_plot(c->plot, rows, nrows, getenv("LF_TRACE"), sites, labels, nsites) != 0)
+        char trace[4096];
+        const char *tr = trace_name(getenv("LF_TRACE"), lf_pid, trace, sizeof trace);
+        if (bench_plot(c->plot, rows, nrows, tr, sites, labels, nsites) != 0)
             return 1;
     }
     bench_kernel_free(&kern);

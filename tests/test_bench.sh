@@ -166,6 +166,40 @@ else
     grep -q "without gnuplot" "$tmp/plot.err" || fail "--plot: $(cat "$tmp/plot.err")"
 fi
 
+# ---- --own-rows: where the omp: and lf: rows (and T1) run ----
+# child (the default): in a child of lf-bench's own program, which is the
+# process that writes the lf: rows' trace (LF_TRACE's %p is its pid, not
+# lf-bench's), and --plot finds that file; here: in lf-bench's process.
+for where in child here; do
+    rm -f "$tmp"/own.*.csv "$tmp"/own.*.csv.profile
+    LF_TRACE="$tmp/own.%p.csv" "$bench" --kernel triangle --n 4000 --grain 200 --threads 2 \
+        --reps 2 --own-rows $where --schedules omp:static,lf:af,lf:auto --plot "$tmp/own-plots" \
+        >"$tmp/own.out" 2>"$tmp/own.err" &
+    pid=$!
+    wait $pid
+    rc=$?
+    if [ $rc -ne 0 ] && ! grep -q "without gnuplot" "$tmp/own.err"; then
+        fail "--own-rows $where: exit status $rc: $(cat "$tmp/own.err")"
+        continue
+    fi
+    [ "$(grep -c -E ' (omp:static|lf:af|lf:auto) ' "$tmp/own.out")" = 3 ] ||
+        fail "--own-rows $where: not every row measured: $(cat "$tmp/own.out")"
+    # shellcheck disable=SC2012
+    traces=$(ls "$tmp" | grep -E '^own\.[0-9]+\.csv$')
+    [ "$(echo "$traces" | wc -w)" = 1 ] || fail "--own-rows $where: trace files '$traces'"
+    if [ $where = here ]; then
+        [ "$traces" = "own.$pid.csv" ] || fail "--own-rows here: trace $traces, not own.$pid.csv"
+    else
+        [ "$traces" != "own.$pid.csv" ] || fail "--own-rows child: lf-bench ran the lf: rows"
+    fi
+    grep -q "lf-bench.c:slot1" "$tmp/$traces" || fail "--own-rows $where: no lf:auto in the trace"
+    if [ $rc -eq 0 ]; then
+        [ -s "$tmp/own-plots/trace-lf_auto.png" ] || fail "--own-rows $where: no trace plot"
+        rm -rf "$tmp/own-plots"
+    fi
+done
+pass "--own-rows child and here run every row; the trace is that of the process that ran them"
+
 # ---- option errors: exit 2 and a message ----
 expect_usage() {
     what=$1
@@ -201,6 +235,7 @@ expect_usage "seed above LONG_MAX" --seed 9223372036854775808
 expect_usage "n with a fraction" --n 2.5
 expect_usage "n overflowing through its exponent" --n 9e30
 expect_usage "unknown row order" --order random
+expect_usage "unknown place of lf-bench's own rows" --own-rows parent
 for child in "$libomp" "$lb4omp" "$tbb"; do
     [ -x "$child" ] || continue
     "$child" --kernel spin >/dev/null 2>"$tmp/err"
@@ -210,7 +245,7 @@ done
 
 "$bench" --help >"$tmp/help" || fail "--help exit status"
 for o in kernel n grain threads scenario schedules reps execs format out plot hog-cores little \
-    factor period-ms duty placement passes seed; do
+    factor period-ms duty placement passes seed order own-rows; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"
@@ -245,6 +280,15 @@ if [ -n "$peer1" ]; then
         fail "one thread beside $peer1: $(cat "$tmp/o.err")"
     fi
     pass "rows of two processes, one thread: no settling note"
+    # Rows of peers only: a child of lf-bench still measures T1.
+    if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 2 --schedules "$peer1" \
+        --format csv >"$tmp/po.csv" 2>"$tmp/po.err"; then
+        grep -q "$peer1" "$tmp/po.csv" || fail "peer rows only: no row"
+        [ -s "$tmp/po.err" ] && fail "peer rows only: stderr: $(cat "$tmp/po.err")"
+    else
+        fail "peer rows only: $(cat "$tmp/po.err")"
+    fi
+    pass "with peer rows only, a child of lf-bench measures T1"
 fi
 
 # ---- integers are parsed exactly; a failed write fails the run ----

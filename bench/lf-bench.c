@@ -119,6 +119,9 @@ struct sched {
     int index;                       /* in the child's own list */
 };
 
+/* Copies of each child process (--procs) at most. */
+#define BENCH_MAX_PROCS 8
+
 struct config {
     int kernel;
     long n;
@@ -132,6 +135,7 @@ struct config {
     int reps;
     int shuffled;    /* --order shuffled: each measured round in its own order */
     int own_here;    /* --own-rows here: omp: and lf: rows (and T1) in this process */
+    int procs;       /* --procs: copies of each child process, rounds rotated over them */
     int execs;       /* executions of the loop per measurement */
     double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
@@ -248,6 +252,13 @@ static void help(void)
         "                      here: in lf-bench's own process, which also calibrates,\n"
         "                      builds the reference and drives the rounds [child]\n"
         "                                                             e.g. --own-rows here\n"
+        "  --procs K         start every child process K times (at most %d); measured\n"
+        "                      round r runs each row in copy (r - 1) mod K, the warm-up\n"
+        "                      round in every copy, so that a row's median spans K\n"
+        "                      processes (on memory-bound kernels one process of a\n"
+        "                      runtime can run 2-6 %% apart from another); with\n"
+        "                      LF_TRACE, put %%p in its name to keep the copies' traces\n"
+        "                      apart (--plot draws the first copy's) [1]  e.g. --procs 3\n"
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
@@ -322,7 +333,7 @@ static void help(void)
         "  LF_FAKE_NUMA=2 LF_BIND=close " PROG " --kernel stencil --placement node0 \\\n"
         "      --threads 2 --reps 5 --schedules \\\n"
         "      omp:dynamic,1,lf:fac2,numa=off,stage=off,lf:fac2,stage=off,lf:fac2,lf:rumr\n",
-        default_schedules, BENCH_MAX_SCHEDS, default_data_schedules);
+        default_schedules, BENCH_MAX_SCHEDS, BENCH_MAX_PROCS, default_data_schedules);
     char buf[4096];
     if (lf_schedule_help(buf, sizeof buf) > 0)
         printf("\nloopfarm schedules (lf:SPEC):\n%s", buf);
@@ -593,6 +604,7 @@ enum {
     OPT_SEED,
     OPT_ORDER,
     OPT_OWNROWS,
+    OPT_PROCS,
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
@@ -623,6 +635,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"seed", required_argument, 0, OPT_SEED},
         {"order", required_argument, 0, OPT_ORDER},
         {"own-rows", required_argument, 0, OPT_OWNROWS},
+        {"procs", required_argument, 0, OPT_PROCS},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
         {"stall-ms", required_argument, 0, OPT_STALL},
@@ -638,6 +651,7 @@ static void parse_options(struct config *c, int argc, char **argv)
     c->execs = 1;
     c->seed = 42;
     c->shuffled = 1;
+    c->procs = 1;
     c->sc.little = 1;
     c->sc.factor = 3;
     c->sc.period_ms = 50;
@@ -731,6 +745,9 @@ static void parse_options(struct config *c, int argc, char **argv)
                 c->own_here = 1;
             else
                 usage_error("--own-rows: '%s' is not 'child' or 'here'", optarg);
+            break;
+        case OPT_PROCS:
+            c->procs = (int)parse_long("--procs", optarg, 1, BENCH_MAX_PROCS);
             break;
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
@@ -1187,8 +1204,10 @@ struct child {
     struct settling settled; /* how waiting for its threads went */
 };
 
-static struct child children[BENCH_MAX_SCHEDS + 1]; /* + the T1 child */
-static int nchildren;
+/* children[m * nbase + j] is copy m of child j (--procs); copy 0 of the
+ * child of lf-bench's own program measures T1. */
+static struct child children[(BENCH_MAX_SCHEDS + 1) * BENCH_MAX_PROCS];
+static int nchildren, nbase;
 
 /* Path of a child program: $LF_BENCH_<RUNTIME> (LF_BENCH_LIBOMP,
  * LF_BENCH_LB4OMP, LF_BENCH_TBB), else beside this program (or beside the
@@ -1317,13 +1336,19 @@ static void plan_children(struct config *c)
             strcat(ch->list, ",");
         strcat(ch->list, s->label);
     }
-    if (c->own_here)
-        return;
-    for (t1_child = 0; t1_child < nchildren; t1_child++)
-        if (children[t1_child].rt == RT_GOMP)
-            return;
-    memset(&children[nchildren], 0, sizeof children[0]); /* one with no rows */
-    children[nchildren++].rt = RT_GOMP;
+    if (!c->own_here) {
+        for (t1_child = 0; t1_child < nchildren; t1_child++)
+            if (children[t1_child].rt == RT_GOMP)
+                break;
+        if (t1_child == nchildren) {
+            memset(&children[nchildren], 0, sizeof children[0]); /* one with no rows */
+            children[nchildren++].rt = RT_GOMP;
+        }
+    }
+    nbase = nchildren;
+    for (int m = 1; m < c->procs; m++)
+        for (int j = 0; j < nbase; j++)
+            children[nchildren++] = children[j]; /* not started yet: no pid, no pipes */
 }
 
 /* Child j stopped answering: reap it, say how it ended, and exit with its
@@ -1450,11 +1475,11 @@ static void start_child(const struct config *c, int j, double rate, const struct
     }
 }
 
-/* Have schedule s measured by its child; returns the makespan, the tally in
- * tl. */
-static double child_measure(const struct sched *s, struct bench_tally *tl)
+/* Have schedule s measured by child j (a copy of its child); returns the
+ * makespan, the tally in tl. */
+static double child_measure(int j, const struct sched *s, struct bench_tally *tl)
 {
-    struct child *ch = &children[s->child];
+    struct child *ch = &children[j];
     char line[256];
     unsigned long long sum;
     double t;
@@ -1463,7 +1488,7 @@ static double child_measure(const struct sched *s, struct bench_tally *tl)
         !fgets(line, sizeof line, ch->from) ||
         sscanf(line, "%lf %ld %ld %llu %ld %ld %lf", &t, &tl->runs, &tl->iters, &sum, &tl->remote,
                &tl->staged, &tl->waited) != 7)
-        child_failed(s->child);
+        child_failed(j);
     tl->sum = sum;
     return t;
 }
@@ -1758,8 +1783,9 @@ int main(int argc, char **argv)
         return 1;
     }
     /* Round 0 is the warm-up; every round runs every schedule once,
-     * whichever process runs it: the warm-up in the order given, each
-     * measured round in the order given or its own shuffled one. */
+     * whichever process runs it: the warm-up in the order given (and in
+     * every copy of its child), each measured round in the order given or
+     * its own shuffled one, measured round r in copy (r - 1) mod --procs. */
     int order[BENCH_MAX_SCHEDS];
     uint64_t draw = c->seed;
     int last = -2; /* who ran the last row: child j, -1 this process, -2 nobody */
@@ -1776,15 +1802,19 @@ int main(int argc, char **argv)
                 progress("warm-up  %s", s->label);
             else
                 progress("round %d/%d  %s", r, c->reps, s->label);
-            int who = s->child;
-            if (last != -2 && last != who)
-                settle_after(last);
-            last = who;
-            if (s->child < 0)
-                t = measure(c, &kern, s, i, &ref, &tl);
-            else
-                t = child_measure(s, &tl);
-            check_result(c, s->label, &ref, c->execs, &tl);
+            int copies = r == 0 && s->child >= 0 ? c->procs : 1;
+            for (int m = 0; m < copies; m++) {
+                int copy = r == 0 ? m : (r - 1) % c->procs;
+                int who = s->child < 0 ? -1 : s->child + copy * nbase;
+                if (last != -2 && last != who)
+                    settle_after(last);
+                last = who;
+                if (who < 0)
+                    t = measure(c, &kern, s, i, &ref, &tl);
+                else
+                    t = child_measure(who, s, &tl);
+                check_result(c, s->label, &ref, c->execs, &tl);
+            }
             if (r > 0) {
                 double it = (double)tl.iters * c->reps;
                 times[i * c->reps + r - 1] = t;

@@ -200,6 +200,26 @@ for where in child here; do
 done
 pass "--own-rows child and here run every row; the trace is that of the process that ran them"
 
+# --procs 3: three copies of the child that runs the lf: rows, each runs
+# rounds (and so writes a trace of its own), every row is measured.
+rm -f "$tmp"/own.*.csv "$tmp"/own.*.csv.profile
+if LF_TRACE="$tmp/own.%p.csv" "$bench" --kernel triangle --n 4000 --grain 200 --threads 2 \
+    --reps 3 --procs 3 --schedules omp:static,lf:af,lf:auto >"$tmp/own.out" 2>"$tmp/own.err"; then
+    [ "$(grep -c -E ' (omp:static|lf:af|lf:auto) ' "$tmp/own.out")" = 3 ] ||
+        fail "--procs 3: not every row measured: $(cat "$tmp/own.out")"
+    # shellcheck disable=SC2012
+    n=$(ls "$tmp" | grep -c -E '^own\.[0-9]+\.csv$')
+    [ "$n" = 3 ] || fail "--procs 3: $n processes wrote traces, expected 3"
+    # Each copy ran lf:auto in the warm-up and in one of the three rounds.
+    for f in "$tmp"/own.*.csv; do
+        e=$(grep '^lf-bench.c:slot1,' "$f" | cut -d, -f2 | sort -u | wc -l)
+        [ "$e" = 2 ] || fail "--procs 3: $(basename "$f") ran lf:auto $e times, expected 2"
+    done
+else
+    fail "--procs 3: $(cat "$tmp/own.err")"
+fi
+pass "--procs 3 measures in three copies of a child"
+
 # ---- option errors: exit 2 and a message ----
 expect_usage() {
     what=$1
@@ -236,6 +256,8 @@ expect_usage "n with a fraction" --n 2.5
 expect_usage "n overflowing through its exponent" --n 9e30
 expect_usage "unknown row order" --order random
 expect_usage "unknown place of lf-bench's own rows" --own-rows parent
+expect_usage "--procs 0" --procs 0
+expect_usage "--procs above its limit" --procs 9
 for child in "$libomp" "$lb4omp" "$tbb"; do
     [ -x "$child" ] || continue
     "$child" --kernel spin >/dev/null 2>"$tmp/err"
@@ -245,7 +267,7 @@ done
 
 "$bench" --help >"$tmp/help" || fail "--help exit status"
 for o in kernel n grain threads scenario schedules reps execs format out plot hog-cores little \
-    factor period-ms duty placement passes seed order own-rows; do
+    factor period-ms duty placement passes seed order own-rows procs; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"

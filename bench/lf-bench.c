@@ -1509,34 +1509,36 @@ static double t1_measure(const struct config *c, const struct bench_kernel *k,
     return t < best ? t : best;
 }
 
-/* CPU time (ns) the threads of process pid other than skip (0: none) have
- * run so far: the first field of each /proc/PID/task/TID/schedstat (a
- * thread that ended meanwhile counts 0); -1 when the process's threads
- * cannot be listed. */
-static double process_cpu_ns(int pid, int skip)
+/* How many threads of process pid other than skip (0: none) are running or
+ * want to run: state R in /proc/PID/task/TID/stat (a thread that ended
+ * meanwhile does not count); -1 when the process's threads cannot be
+ * listed. */
+static int process_running(int pid, int skip)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", pid);
     DIR *d = opendir(path);
     if (!d)
         return -1;
-    double sum = 0;
+    int running = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        char stat[320];
-        unsigned long long ns;
+        char stat[320], line[512];
         if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
             continue;
-        snprintf(stat, sizeof stat, "/proc/%d/task/%.255s/schedstat", pid, e->d_name);
+        snprintf(stat, sizeof stat, "/proc/%d/task/%.255s/stat", pid, e->d_name);
         FILE *f = fopen(stat, "r");
         if (!f)
             continue; /* the thread ended between readdir and fopen */
-        if (fscanf(f, "%llu", &ns) == 1)
-            sum += (double)ns;
+        /* "TID (COMM) S ...": the state follows the last ')' */
+        if (fgets(line, sizeof line, f)) {
+            const char *close = strrchr(line, ')');
+            running += close && close[1] == ' ' && close[2] == 'R';
+        }
         fclose(f);
     }
     closedir(d);
-    return sum;
+    return running;
 }
 
 /* A row is over when its loops are, but the idle threads of the process
@@ -1544,31 +1546,34 @@ static double process_cpu_ns(int pid, int skip)
  * LLVM runtime's KMP_BLOCKTIME (200 ms by default), oneTBB's workers
  * looking for work.  A row of another process started beside them would
  * share its cores with them and pay for the row before.  So, between rows
- * of two processes, wait until the threads of the one that ran last (but
- * the caller's own, skip) together use under SETTLE_BUSY of one core over
- * SETTLE_STEP_NS, at most SETTLE_MAX_NS; returns the time waited (ns), -1
- * when that ran out, -2 when /proc cannot tell. */
+ * of two processes, wait until no thread of the one that ran last (but the
+ * caller's own, skip) is running or runnable, at two looks SETTLE_STEP_NS
+ * apart, at most SETTLE_MAX_NS; returns the time waited (ns), -1 when that
+ * ran out, -2 when /proc cannot tell.  The threads' states, not their CPU
+ * time: /proc's CPU time of a thread that keeps running is brought up to
+ * date only at the scheduler's tick (4 ms at HZ=250), so over a 0.5-ms step
+ * a spinning libgomp worker looked idle, and the row after libgomp's ran
+ * beside it (measured: a 5-ms loop of libomp's took 11.6 ms after a row of
+ * libgomp's, 5.2 ms after one of oneTBB's). */
 #define SETTLE_STEP_NS 500000L
-#define SETTLE_BUSY    0.02
 #define SETTLE_MAX_NS  500000000L
 static long settle(int pid, int skip)
 {
-    double before = process_cpu_ns(pid, skip);
     long waited = 0;
-    if (before < 0)
-        return -2;
-    while (waited < SETTLE_MAX_NS) {
+    int quiet = 0; /* consecutive looks that found no thread running */
+    for (;;) {
+        int running = process_running(pid, skip);
+        if (running < 0)
+            return -2;
+        quiet = running == 0 ? quiet + 1 : 0;
+        if (quiet == 2)
+            return waited;
+        if (waited >= SETTLE_MAX_NS)
+            return -1;
         struct timespec step = {0, SETTLE_STEP_NS};
         nanosleep(&step, NULL);
         waited += SETTLE_STEP_NS;
-        double now = process_cpu_ns(pid, skip);
-        if (now < 0)
-            return -2;
-        if (now - before < SETTLE_BUSY * SETTLE_STEP_NS)
-            return waited;
-        before = now;
     }
-    return -1;
 }
 
 /* How waiting for this process's own threads went (a child's is in its

@@ -136,6 +136,7 @@ struct config {
     int shuffled;    /* --order shuffled: each measured round in its own order */
     int own_here;    /* --own-rows here: omp: and lf: rows (and T1) in this process */
     int procs;       /* --procs: copies of each child process, rounds rotated over them */
+    int t1_all;      /* --t1-all: report every child's own sequential time */
     int execs;       /* executions of the loop per measurement */
     double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
@@ -259,6 +260,10 @@ static void help(void)
         "                      runtime can run 2-6 %% apart from another); with\n"
         "                      LF_TRACE, put %%p in its name to keep the copies' traces\n"
         "                      apart (--plot draws the first copy's) [1]  e.g. --procs 3\n"
+        "  --t1-all          also time the sequential run in every other child, before\n"
+        "                      and after the rounds, and print each process's fastest on\n"
+        "                      stderr (one process of a runtime can run a memory-bound\n"
+        "                      kernel 10 %% faster than another); rows keep the one T1\n"
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
@@ -605,6 +610,7 @@ enum {
     OPT_ORDER,
     OPT_OWNROWS,
     OPT_PROCS,
+    OPT_T1ALL,
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
@@ -636,6 +642,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"order", required_argument, 0, OPT_ORDER},
         {"own-rows", required_argument, 0, OPT_OWNROWS},
         {"procs", required_argument, 0, OPT_PROCS},
+        {"t1-all", no_argument, 0, OPT_T1ALL},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
         {"stall-ms", required_argument, 0, OPT_STALL},
@@ -748,6 +755,9 @@ static void parse_options(struct config *c, int argc, char **argv)
             break;
         case OPT_PROCS:
             c->procs = (int)parse_long("--procs", optarg, 1, BENCH_MAX_PROCS);
+            break;
+        case OPT_T1ALL:
+            c->t1_all = 1;
             break;
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
@@ -1202,6 +1212,7 @@ struct child {
     int pid;
     FILE *to, *from;
     struct settling settled; /* how waiting for its threads went */
+    double t1;               /* its fastest sequential run so far (s); 0: none */
 };
 
 /* children[m * nbase + j] is copy m of child j (--procs); copy 0 of the
@@ -1493,6 +1504,21 @@ static double child_measure(int j, const struct sched *s, struct bench_tally *tl
     return t;
 }
 
+/* The fastest of reps sequential runs in child j, and of those it ran
+ * before (kept in its t1). */
+static double child_t1(int j, int reps)
+{
+    struct child *ch = &children[j];
+    char line[256];
+    double t;
+    if (fprintf(ch->to, "t1 %d\n", reps) < 0 || fflush(ch->to) != 0 ||
+        !fgets(line, sizeof line, ch->from) || sscanf(line, "%lf", &t) != 1)
+        child_failed(j);
+    if (ch->t1 == 0 || t < ch->t1)
+        ch->t1 = t;
+    return ch->t1;
+}
+
 /* T1: the fastest of best and reps sequential runs, in the T1 child or in
  * this process (--own-rows here). */
 static double t1_measure(const struct config *c, const struct bench_kernel *k,
@@ -1500,13 +1526,29 @@ static double t1_measure(const struct config *c, const struct bench_kernel *k,
 {
     if (t1_child < 0)
         return t1_runs(c, k, ref, reps, best);
-    struct child *ch = &children[t1_child];
-    char line[256];
-    double t;
-    if (fprintf(ch->to, "t1 %d\n", reps) < 0 || fflush(ch->to) != 0 ||
-        !fgets(line, sizeof line, ch->from) || sscanf(line, "%lf", &t) != 1)
-        child_failed(t1_child);
+    double t = child_t1(t1_child, reps);
     return t < best ? t : best;
+}
+
+/* --t1-all: the sequential run's time in every child other than the T1
+ * child, before and after the rounds, so that a process that runs the
+ * kernel faster or slower than the one that measured T1 shows. */
+static void t1_all(int reps)
+{
+    for (int j = 0; j < nchildren; j++)
+        if (j != t1_child)
+            child_t1(j, reps);
+}
+
+static void report_t1_all(double t1)
+{
+    fprintf(stderr, PROG ": T1 per process (s, fastest sequential run): the rows' %.4f", t1);
+    for (int j = 0; j < nchildren; j++)
+        if (j != t1_child)
+            fprintf(stderr, "; %s%s%s%s %.4f", runtimes[children[j].rt].program,
+                    children[j].env[0] ? " (" : "", children[j].env, children[j].env[0] ? ")" : "",
+                    children[j].t1);
+    fprintf(stderr, "\n");
 }
 
 /* How many threads of process pid other than skip (0: none) are running or
@@ -1780,6 +1822,8 @@ int main(int argc, char **argv)
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
     double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);
+    if (c->t1_all)
+        t1_all(t1_reps);
 
     int rc = bench_scenario_start(&c->sc);
     if (rc != 0) {
@@ -1836,6 +1880,10 @@ int main(int argc, char **argv)
     report_settling();
     progress("T1 again");
     t1 = t1_measure(c, &kern, &ref, t1_reps, t1);
+    if (c->t1_all) {
+        t1_all(t1_reps);
+        report_t1_all(t1);
+    }
     int lf_pid = t1_child < 0 ? getpid() : children[t1_child].pid;
     stop_children();
     progress_done();

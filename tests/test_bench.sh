@@ -267,7 +267,7 @@ done
 
 "$bench" --help >"$tmp/help" || fail "--help exit status"
 for o in kernel n grain threads scenario schedules reps execs format out plot hog-cores little \
-    factor period-ms duty placement passes seed order own-rows procs; do
+    factor period-ms duty placement passes seed order own-rows procs t1-all; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"
@@ -311,6 +311,15 @@ if [ -n "$peer1" ]; then
         fail "peer rows only: $(cat "$tmp/po.err")"
     fi
     pass "with peer rows only, a child of lf-bench measures T1"
+    # --t1-all: the sequential time of every other process, on stderr.
+    if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 2 --t1-all \
+        --schedules "lf:auto,$peer1" >/dev/null 2>"$tmp/t1.err"; then
+        grep -q "T1 per process.*the rows' [0-9.]*; lf-bench-[a-z]* [0-9.]*" "$tmp/t1.err" ||
+            fail "--t1-all: $(cat "$tmp/t1.err")"
+    else
+        fail "--t1-all: $(cat "$tmp/t1.err")"
+    fi
+    pass "--t1-all reports the T1 of the peer's process"
 fi
 
 # ---- integers are parsed exactly; a failed write fails the run ----

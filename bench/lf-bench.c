@@ -372,6 +372,17 @@ static long parse_long(const char *opt, const char *v, long min, long max)
     return x;
 }
 
+/* v as one of two words: 0 for no, 1 for yes; anything else is a usage
+ * error naming opt. */
+static int parse_either(const char *opt, const char *v, const char *no, const char *yes)
+{
+    if (strcmp(v, no) == 0)
+        return 0;
+    if (strcmp(v, yes) != 0)
+        usage_error("%s: '%s' is not '%s' or '%s'", opt, v, yes, no);
+    return 1;
+}
+
 static double parse_double(const char *opt, const char *v, double min, double max)
 {
     char *end;
@@ -738,20 +749,10 @@ static void parse_options(struct config *c, int argc, char **argv)
             c->seed = (uint64_t)parse_long("--seed", optarg, 0, LONG_MAX);
             break;
         case OPT_ORDER:
-            if (strcmp(optarg, "shuffled") == 0)
-                c->shuffled = 1;
-            else if (strcmp(optarg, "given") == 0)
-                c->shuffled = 0;
-            else
-                usage_error("--order: '%s' is not 'shuffled' or 'given'", optarg);
+            c->shuffled = parse_either("--order", optarg, "given", "shuffled");
             break;
         case OPT_OWNROWS:
-            if (strcmp(optarg, "child") == 0)
-                c->own_here = 0;
-            else if (strcmp(optarg, "here") == 0)
-                c->own_here = 1;
-            else
-                usage_error("--own-rows: '%s' is not 'child' or 'here'", optarg);
+            c->own_here = parse_either("--own-rows", optarg, "child", "here");
             break;
         case OPT_PROCS:
             c->procs = (int)parse_long("--procs", optarg, 1, BENCH_MAX_PROCS);
@@ -1818,7 +1819,7 @@ int main(int argc, char **argv)
      * runs where lf-bench's own rows run: in a process started like every
      * other row's, unless --own-rows here (in one run the same static split
      * on graph ran 7-8 % faster in children than in this process;
-     * BENCHMARKS.md, "Every row in a child"). */
+     * BENCHMARKS.md, "Sixth run" and "Seventh run"). */
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
     double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);

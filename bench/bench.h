@@ -181,8 +181,9 @@ struct bench_row {
     double efficiency;       /* ideal / median */
     long chunks;             /* median over reps; -1 when unknown */
     double speedup;          /* T1 / median */
-    double t1;               /* seconds, of one execution */
-    double ratio;            /* the cell's best median / this median (1: the best) */
+    double t1;               /* seconds, of one execution: the run's reference T1 */
+    double t1_own;           /* the T1 of the row's own process; 0: t1 */
+    double ratio;            /* this efficiency / the run's best (1: the best) */
 };
 
 enum bench_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
@@ -213,7 +214,8 @@ void bench_write_data_rows(FILE *f, const struct bench_data_row *r, int nrows);
 
 /* Median / min / max of v[0..n-1] (v is reordered). */
 double bench_median(double *v, int n);
-/* Set every row's ratio: the smallest median of the rows over its own. */
+/* Set every row's ratio: its efficiency over the best of the rows (with one
+ * ideal for all, the smallest median over its own). */
 void bench_rank_rows(struct bench_row *rows, int nrows);
 
 /* Cut the next item off a comma-separated --schedules list at *list, whose

@@ -1,8 +1,9 @@
 /* bench/bench_output.c - lf-bench's rows as a table, CSV or JSON, and plots.
  *
  * The CSV and JSON forms carry the same columns as the table, in the same
- * order, plus t1_s (the single-thread time of one execution, from which the
- * row's ideal derives) and execs (executions of the loop per measurement).
+ * order, plus t1_s (the reference single-thread time of one execution),
+ * t1_own_s (the row's own process's, from which its ideal derives) and execs
+ * (executions of the loop per measurement).
  * Plots are gnuplot scripts written next to their data, then run when
  * configure found gnuplot (LF_GNUPLOT).
  */
@@ -19,7 +20,7 @@
 
 static const char *const csv_columns =
     "kernel,n,grain,threads,scenario,schedule,median_s,min_s,max_s,ideal_s,efficiency,chunks,"
-    "speedup,vs_best,t1_s,execs";
+    "speedup,vs_best,t1_s,execs,t1_own_s";
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -49,10 +50,10 @@ void bench_rank_rows(struct bench_row *rows, int nrows)
 {
     double best = 0;
     for (int i = 0; i < nrows; i++)
-        if (rows[i].median > 0 && (best == 0 || rows[i].median < best))
-            best = rows[i].median;
+        if (rows[i].efficiency > best)
+            best = rows[i].efficiency;
     for (int i = 0; i < nrows; i++)
-        rows[i].ratio = rows[i].median > 0 ? best / rows[i].median : 0;
+        rows[i].ratio = best > 0 ? rows[i].efficiency / best : 0;
 }
 
 /* Width of the schedule column: 22, or the longest label of the rows. */
@@ -100,9 +101,10 @@ static void write_csv(FILE *f, const struct bench_row *r, int nrows, int header)
     if (header)
         fprintf(f, "%s\n", csv_columns);
     for (int i = 0; i < nrows; i++, r++)
-        fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.4f,%.6g,%d\n",
+        fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.4f,%.6g,%d,%.6g\n",
                 r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
-                r->max, r->ideal, r->efficiency, r->chunks, r->speedup, r->ratio, r->t1, r->execs);
+                r->max, r->ideal, r->efficiency, r->chunks, r->speedup, r->ratio, r->t1, r->execs,
+                r->t1_own > 0 ? r->t1_own : r->t1);
 }
 
 static void write_json(FILE *f, const struct bench_row *r, int nrows, int header)
@@ -120,8 +122,11 @@ static void write_json(FILE *f, const struct bench_row *r, int nrows, int header
             fprintf(f, "\"chunks\": %ld, ", r->chunks);
         else
             fprintf(f, "\"chunks\": null, ");
-        fprintf(f, "\"speedup\": %.4f, \"vs_best\": %.4f, \"t1_s\": %.6g, \"execs\": %d}%s\n",
-                r->speedup, r->ratio, r->t1, r->execs, i + 1 < nrows ? "," : "");
+        fprintf(f,
+                "\"speedup\": %.4f, \"vs_best\": %.4f, \"t1_s\": %.6g, \"execs\": %d, "
+                "\"t1_own_s\": %.6g}%s\n",
+                r->speedup, r->ratio, r->t1, r->execs, r->t1_own > 0 ? r->t1_own : r->t1,
+                i + 1 < nrows ? "," : "");
     }
     if (header)
         fprintf(f, "]}\n");

@@ -27,12 +27,16 @@
  * its schedule I once (--execs loops), checks the result and answers with
  * the makespan.  This process drives the rounds, so every round runs every
  * schedule of every runtime once, in the order given (ABAB...), under the
- * same background load, and every row's ideal derives from one T1: the
- * kernels are compiled once into libbench.la, which every child links, so
- * they run the same machine code everywhere.  While one runtime runs, the
- * others' threads must not spin: every runtime keeps its own defaults (its
- * idle threads spin a while, then sleep), and a row of one process starts
- * only when the threads of the process that ran the row before it are idle.
+ * same background load.  The kernels are compiled once into libbench.la,
+ * which every child links, so they run the same machine code everywhere;
+ * yet one process can run them 10-20 % slower than another, its
+ * sequential loop as much as its rows (BENCHMARKS.md, "Eighth run"), so
+ * every child times T1 too and each row's ideal derives from the T1 of the
+ * process that ran it (--t1 own; --t1 one: the first for all).  While one
+ * runtime runs, the others' threads must not spin: every runtime keeps its
+ * own defaults (its idle threads spin a while, then sleep), and a row of one
+ * process starts only when the threads of the process that ran the row
+ * before it are idle.
  * Each measured round runs the rows in an order of its own (--order), so
  * that no row always follows the same one.  A schedule that an OpenMP
  * runtime takes from OMP_SCHEDULE at start-up only (libomp:static_steal,
@@ -137,6 +141,7 @@ struct config {
     int own_here;    /* --own-rows here: omp: and lf: rows (and T1) in this process */
     int procs;       /* --procs: copies of each child process, rounds rotated over them */
     int t1_all;      /* --t1-all: report every child's own sequential time */
+    int t1_own;      /* --t1 own: each row against its own process's T1 */
     int execs;       /* executions of the loop per measurement */
     double stall_ms; /* --stall-ms: iteration n/2 sleeps this long (0: none) */
     enum bench_format fmt;
@@ -260,10 +265,17 @@ static void help(void)
         "                      runtime can run 2-6 %% apart from another); with\n"
         "                      LF_TRACE, put %%p in its name to keep the copies' traces\n"
         "                      apart (--plot draws the first copy's) [1]  e.g. --procs 3\n"
-        "  --t1-all          also time the sequential run in every other child, before\n"
-        "                      and after the rounds, and print each process's fastest on\n"
-        "                      stderr (one process of a runtime can run a memory-bound\n"
-        "                      kernel 10 %% faster than another); rows keep the one T1\n"
+        "  --t1 W            which T1 a row's ideal derives from.  own: every process\n"
+        "                      times the sequential run itself, before and after the\n"
+        "                      rounds, and each measurement counts against the T1 of\n"
+        "                      the process that ran it (one process of a program can run\n"
+        "                      a memory-bound kernel 10-20 %% slower than another, T1 and\n"
+        "                      rows alike: BENCHMARKS.md, \"Eighth run\"); stderr lists\n"
+        "                      each process's T1.  one: every row against the one T1 of\n"
+        "                      the process that runs the omp: and lf: rows [own]\n"
+        "                                                                e.g. --t1 one\n"
+        "  --t1-all          with --t1 one: still time the sequential run in every\n"
+        "                      process and list it on stderr (rows keep the one T1)\n"
         "  --execs E         executions of the loop per measurement, back to back at the\n"
         "                      same call site, so that what a schedule learns across\n"
         "                      executions shows [1]                         e.g. --execs 10\n"
@@ -289,23 +301,28 @@ static void help(void)
         "                      lf-bench --mpi --help)\n"
         "  --help            this text\n"
         "\n"
-        "Columns: median/min/max makespan of the rounds (s); T1 = the fastest sequential\n"
-        "run on an unloaded core, before and after the rounds; ideal = T1 / sum(s_i) with\n"
+        "Columns: median/min/max makespan of the rounds (s), as measured; T1 = the\n"
+        "fastest sequential run on an unloaded core, before and after the rounds, in the\n"
+        "process that ran the row (--t1 own; with --procs, each round against its own\n"
+        "copy's T1, and ideal = eff x median); ideal = T1 / sum(s_i) with\n"
         "s_i = 1 for a dedicated core, 1/(k+1) on a core shared with k busy processes,\n"
         "1/f for a little thread, duty/2 + (1 - duty) on the varying core, and each\n"
         "thread's share when threads outnumber cores; eff = ideal / median; chunks =\n"
         "contiguous runs of iterations per thread, summed (median over rounds): the\n"
         "chunks handed out, except that back-to-back chunks of one thread count once, per\n"
-        "execution; speedup = execs x T1 / median; vs_best = the smallest median of the\n"
-        "run / this median (1: the best row).  With --execs E, a measurement is E\n"
-        "executions and ideal is E x T1 / sum(s_i).  Every runtime's rows run in a child\n"
-        "process of their own: libomp:, lb4omp: and tbb: rows in this program built\n"
-        "against that runtime, with the same kernel code, omp: and lf: rows (and T1) in\n"
-        "this program itself (unless --own-rows here); their rounds interleave (every\n"
-        "round runs every row once), under the same background load and against the same\n"
-        "T1.  Every runtime keeps its own wait policy (a passive one made libgomp's own\n"
-        "loops here up to 2.8 times slower); so that no runtime's idle threads spin while\n"
-        "another's run, a row waits until the threads of the process that ran the row\n"
+        "execution; speedup = execs x T1 / median; vs_best = this row's eff / the\n"
+        "highest eff of the run (1: the best row; the smallest median / this median when\n"
+        "all rows share one T1).  CSV and JSON add t1_s, the T1 of the process that ran\n"
+        "the omp: and lf: rows, and t1_own_s, the row's own.  With --execs E, a\n"
+        "measurement is E executions and ideal is E x T1 / sum(s_i).  Every runtime's\n"
+        "rows run in a child process of their own: libomp:, lb4omp: and tbb: rows in\n"
+        "this program built against that runtime, with the same kernel code, omp: and\n"
+        "lf: rows (and the first T1) in this program itself (unless --own-rows here);\n"
+        "their rounds interleave (every round runs every row once), under the same\n"
+        "background load, each against its own process's T1.  Every runtime keeps its\n"
+        "own wait policy (a passive one made libgomp's own loops here up to 2.8 times\n"
+        "slower); so that no runtime's idle threads spin while another's run, a row\n"
+        "waits until the threads of the process that ran the row\n"
         "before it are idle (at most 0.5 s; stderr says when they were not).  Rounds run\n"
         "the rows in a shuffled order (--order): a row that followed the same row every\n"
         "round would pay for it every time (on a core shared with a busy process, the row\n"
@@ -622,6 +639,7 @@ enum {
     OPT_OWNROWS,
     OPT_PROCS,
     OPT_T1ALL,
+    OPT_T1,
     OPT_SPINRATE,
     OPT_EXECS,
     OPT_SERVE,
@@ -654,6 +672,7 @@ static void parse_options(struct config *c, int argc, char **argv)
         {"own-rows", required_argument, 0, OPT_OWNROWS},
         {"procs", required_argument, 0, OPT_PROCS},
         {"t1-all", no_argument, 0, OPT_T1ALL},
+        {"t1", required_argument, 0, OPT_T1},
         {"spin-rate", required_argument, 0, OPT_SPINRATE},
         {"execs", required_argument, 0, OPT_EXECS},
         {"stall-ms", required_argument, 0, OPT_STALL},
@@ -670,6 +689,7 @@ static void parse_options(struct config *c, int argc, char **argv)
     c->seed = 42;
     c->shuffled = 1;
     c->procs = 1;
+    c->t1_own = 1;
     c->sc.little = 1;
     c->sc.factor = 3;
     c->sc.period_ms = 50;
@@ -759,6 +779,9 @@ static void parse_options(struct config *c, int argc, char **argv)
             break;
         case OPT_T1ALL:
             c->t1_all = 1;
+            break;
+        case OPT_T1:
+            c->t1_own = parse_either("--t1", optarg, "one", "own");
             break;
         case OPT_SPINRATE:
             c->spin_rate = parse_double("--spin-rate", optarg, 1e-6, 1e6);
@@ -1177,8 +1200,15 @@ static void progress_done(void)
         fprintf(stderr, "\r\033[K");
 }
 
+/* A row from its rounds: times[r] measured in a process whose T1 is t1s[r]
+ * (all t1 under --t1 one).  Each time counts against its own process's T1:
+ * scaled to t1 by (t1 + stall) / (t1s[r] + stall), the efficiency is the
+ * ideal of t1 over the median of the scaled times, and the row's ideal (and
+ * its own T1) is what that efficiency makes of the median as measured: with
+ * one process per row, exactly that process's.  Sorts times and chunks;
+ * t1s becomes the scaled times. */
 static void fill_row(const struct config *c, struct bench_row *r, const char *label, double *times,
-                     double *chunks, int reps, double t1, double sum_speeds)
+                     double *t1s, double *chunks, int reps, double t1, double sum_speeds)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->kernel, sizeof r->kernel, "%s", bench_kernel_name(c->kernel));
@@ -1188,15 +1218,20 @@ static void fill_row(const struct config *c, struct bench_row *r, const char *la
     snprintf(r->scenario, sizeof r->scenario, "%s", bench_scenario_name(c->sc.id));
     snprintf(r->schedule, sizeof r->schedule, "%s", label);
     r->execs = c->execs;
+    /* A stalled iteration (--stall-ms) idles its thread: the others can at
+     * best share the work of the stall's length on top of T1. */
+    double stall = c->stall_ms * 1e-3;
+    double *scaled = t1s;
+    for (int k = 0; k < reps; k++)
+        scaled[k] = times[k] * (t1 + stall) / (t1s[k] + stall);
     r->median = bench_median(times, reps);
     r->min = times[0];
     r->max = times[reps - 1];
     r->t1 = t1;
-    /* A stalled iteration (--stall-ms) idles its thread: the others can at
-     * best share the work of the stall's length on top of T1. */
-    r->ideal = c->execs * (t1 + c->stall_ms * 1e-3) / sum_speeds;
-    r->efficiency = r->ideal / r->median;
-    r->speedup = c->execs * t1 / r->median;
+    r->efficiency = c->execs * (t1 + stall) / sum_speeds / bench_median(scaled, reps);
+    r->ideal = r->efficiency * r->median;
+    r->t1_own = r->ideal * sum_speeds / c->execs - stall;
+    r->speedup = c->execs * r->t1_own / r->median;
     r->chunks = chunks ? (long)(bench_median(chunks, reps) / c->execs + 0.5) : -1;
 }
 
@@ -1541,9 +1576,11 @@ static void t1_all(int reps)
             child_t1(j, reps);
 }
 
-static void report_t1_all(double t1)
+static void report_t1_all(const struct config *c, double t1)
 {
-    fprintf(stderr, PROG ": T1 per process (s, fastest sequential run): the rows' %.4f", t1);
+    fprintf(stderr, PROG ": T1 per process (s, fastest sequential run%s): %s %.4f",
+            c->t1_own ? "; each row against its own process's" : "; rows keep the first",
+            t1_child < 0 ? "lf-bench" : runtimes[children[t1_child].rt].program, t1);
     for (int j = 0; j < nchildren; j++)
         if (j != t1_child)
             fprintf(stderr, "; %s%s%s%s %.4f", runtimes[children[j].rt].program,
@@ -1793,10 +1830,12 @@ int main(int argc, char **argv)
     build_kernel(c, &kern, &ref, &rate);
     double *times = calloc((size_t)(c->ns * c->reps) + 1, sizeof *times);
     double *chunks = calloc((size_t)(c->ns * c->reps) + 1, sizeof *chunks);
+    double *t1s = calloc((size_t)(c->ns * c->reps) + 1, sizeof *t1s);
+    int *whos = calloc((size_t)(c->ns * c->reps) + 1, sizeof *whos); /* who ran each */
     struct bench_data_row drows[BENCH_MAX_SCHEDS];
     int ndrows = 0;
     memset(drows, 0, sizeof drows);
-    if (!times || !chunks) {
+    if (!times || !chunks || !t1s || !whos) {
         fprintf(stderr, PROG ": out of memory (n=%ld)\n", c->n);
         return 1;
     }
@@ -1823,7 +1862,7 @@ int main(int argc, char **argv)
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
     double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);
-    if (c->t1_all)
+    if (c->t1_all || c->t1_own)
         t1_all(t1_reps);
 
     int rc = bench_scenario_start(&c->sc);
@@ -1868,6 +1907,8 @@ int main(int argc, char **argv)
             if (r > 0) {
                 double it = (double)tl.iters * c->reps;
                 times[i * c->reps + r - 1] = t;
+                whos[i * c->reps + r - 1] =
+                    s->child < 0 ? -1 : s->child + ((r - 1) % c->procs) * nbase;
                 chunks[i * c->reps + r - 1] = (double)tl.runs;
                 drows[i].remote += (double)tl.remote / it;
                 drows[i].staged += (double)tl.staged / it;
@@ -1881,18 +1922,23 @@ int main(int argc, char **argv)
     report_settling();
     progress("T1 again");
     t1 = t1_measure(c, &kern, &ref, t1_reps, t1);
-    if (c->t1_all) {
+    if (c->t1_all || c->t1_own) {
         t1_all(t1_reps);
-        report_t1_all(t1);
+        if (c->t1_all || nchildren > (t1_child >= 0))
+            report_t1_all(c, t1); /* with own, only when rows ran in other processes */
     }
     int lf_pid = t1_child < 0 ? getpid() : children[t1_child].pid;
     stop_children();
     progress_done();
     double sumspeeds = bench_sum_speeds(&c->sc, c->threads);
+    for (int k = 0; k < c->ns * c->reps; k++) {
+        int who = whos[k];
+        t1s[k] = !c->t1_own || who < 0 || who == t1_child ? t1 : children[who].t1;
+    }
     for (int i = 0; i < c->ns; i++)
         if (!c->s[i].skip) {
-            fill_row(c, &rows[nrows++], c->s[i].label, &times[i * c->reps], &chunks[i * c->reps],
-                     c->reps, t1, sumspeeds);
+            fill_row(c, &rows[nrows++], c->s[i].label, &times[i * c->reps], &t1s[i * c->reps],
+                     &chunks[i * c->reps], c->reps, t1, sumspeeds);
             drows[ndrows] = drows[i];
             snprintf(drows[ndrows].schedule, sizeof drows[0].schedule, "%s", c->s[i].label);
             ndrows++;
@@ -1932,6 +1978,8 @@ int main(int argc, char **argv)
     bench_kernel_free(&kern);
     free(times);
     free(chunks);
+    free(t1s);
+    free(whos);
     free(c->sched_text);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, PROG ": cannot write standard output: %s\n", strerror(errno));

@@ -2,7 +2,8 @@
 # scripts/bench-matrix.sh - the robustness matrix: kernels x scenarios, every
 # cell one lf-bench run with rows of five runtimes side by side (libgomp omp:,
 # LLVM libomp:, LB4OMP lb4omp:, oneTBB tbb:, loopfarm lf:), rounds
-# interleaved across them and one T1 per cell.  Then per schedule: its worst
+# interleaved across them, each row against the T1 of its own process
+# (lf-bench --t1 own).  Then per schedule: its worst
 # efficiency over the cells, the geometric mean, its worst ratio to the best
 # row of a cell (vs_best), and how many cells it won; and for each lf:
 # schedule, its ratio to the best peer row (any other runtime) cell by cell.
@@ -25,7 +26,8 @@
 # LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
 # scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph", or
 # kernel/grain for one cell size, e.g. "spin/20"; "spin/500 spin/50000"
-# leaves spin/20 out).
+# leaves spin/20 out), LF_MATRIX_ARGS adds lf-bench options to every run
+# (e.g. "--procs 2", or "--t1 one" for one T1 per cell).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=$top/build/normal/bench/lf-bench
@@ -35,7 +37,7 @@ execs=1
 threads=$(nproc)
 scale=1
 plot=0
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -101,9 +103,10 @@ echo "$configs" | while read -r kernel grain n; do
         run=$((run + 1))
         elapsed=$(($(date +%s) - start))
         echo "[$run/$total] $kernel grain=$grain n=$n scenario=$scenario (${elapsed} s)" >&2
+        # shellcheck disable=SC2086 # LF_MATRIX_ARGS: options, split into words
         "$bench" --kernel "$kernel" --grain "$grain" --n "$n" --threads "$threads" \
             --scenario "$scenario" --schedules "$scheds" --reps "$reps" --execs "$execs" \
-            --format csv --out "$out/run.csv" >/dev/null
+            --format csv --out "$out/run.csv" ${LF_MATRIX_ARGS:-} >/dev/null
         if [ -s "$csv" ]; then
             tail -n +2 "$out/run.csv" >>"$csv"
         else
@@ -148,23 +151,24 @@ for s in scheds:
 open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 
-# Each lf: schedule against the best peer row of each cell: best peer
-# median / its median (> 1: loopfarm ahead).
+# Each lf: schedule against the best peer row of each cell: its efficiency
+# / the best peer's (> 1: loopfarm ahead; with one T1 for all rows, the
+# best peer median / its median).
 peer_best = {}
 for c in cells:
-    ms = [(float(at[c, s]["median_s"]), s) for s in scheds
+    es = [(float(at[c, s]["efficiency"]), s) for s in scheds
           if (c, s) in at and runtime(s) != "lf"]
-    if ms:
-        peer_best[c] = min(ms)
-lines = ["lf: schedules against the best peer row of each cell (best peer median / lf median; > 1: "
+    if es:
+        peer_best[c] = max(es)
+lines = ["lf: schedules against the best peer row of each cell (lf efficiency / best peer's; > 1: "
          "loopfarm ahead)", "%-24s %-22s %s" % ("cell", "best peer", " ".join(
              "%10s" % s for s in scheds if runtime(s) == "lf"))]
 for c in cells:
     if c not in peer_best:
         continue
-    m, p = peer_best[c]
+    e, p = peer_best[c]
     lines.append("%-24s %-22s %s" % (c, p, " ".join(
-        "%10.3f" % (m / float(at[c, s]["median_s"])) if (c, s) in at else "%10s" % "-"
+        "%10.3f" % (float(at[c, s]["efficiency"]) / e) if (c, s) in at else "%10s" % "-"
         for s in scheds if runtime(s) == "lf")))
 open(os.path.join(out, "lf-vs-peers.txt"), "w").write("\n".join(lines) + "\n")
 print()
@@ -182,7 +186,7 @@ if plot:
     with open(gp, "w") as f:
         f.write("""set terminal pngcairo size %d,%d noenhanced font ',9'
 set output '%s'
-set title "lf-bench matrix: each row's median vs the best row of its cell (1 = best)"
+set title "lf-bench matrix: each row's efficiency vs the best row of its cell (1 = best)"
 set palette defined (0.5 '#b2182b', 0.8 '#f4a582', 0.9 '#fddbc7', 0.97 '#d1e5f0', 1 '#2166ac')
 set cbrange [0.5:1]
 set xtics rotate by -45 left

@@ -75,7 +75,7 @@ if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --stall-ms 4 \
     --schedules omp:dynamic,3,lf:auto,lf:fac2,lease=on --reps 2 --format csv >"$tmp/run.csv" \
     2>"$tmp/run.err"; then
     # counted from the end: a quoted schedule holds commas
-    awk -F, 'NR > 1 { if ($(NF - 6) < 0.002 || $(NF - 5) > 1.3) bad = 1; rows++ }
+    awk -F, 'NR > 1 { if ($(NF - 7) < 0.002 || $(NF - 6) > 1.3) bad = 1; rows++ }
         END { exit !(rows == 3 && !bad) }' "$tmp/run.csv" ||
         fail "--stall-ms: rows or ideal wrong: $(cat "$tmp/run.csv")"
     pass "--stall-ms stalls the loop, not T1"
@@ -122,7 +122,7 @@ pass "stream and stencil agree with their sequential run under fake NUMA, staged
 
 # ---- CSV and JSON carry every column ----
 cols="kernel n grain threads scenario schedule median_s min_s max_s ideal_s efficiency chunks"
-cols="$cols speedup vs_best t1_s execs"
+cols="$cols speedup vs_best t1_s execs t1_own_s"
 "$bench" --kernel random --n 2000 --grain 100 --threads 2 --scenario hog --reps 2 \
     --schedules "omp:static,omp:dynamic,1,lf:dynamic" --format csv --out "$tmp/o.csv" \
     >"$tmp/o.table" || fail "csv run"
@@ -142,6 +142,7 @@ for r in rows:
     assert float(r["efficiency"]) > 0 and float(r["median_s"]) > 0
     best = min(float(x["median_s"]) for x in rows)
     assert abs(float(r["vs_best"]) - best / float(r["median_s"])) < 2e-3, r
+    assert r["t1_own_s"] == r["t1_s"], r  # every row in one process
     if sys.argv[4] == "2":  # one hog on the last of two cores: sum(s_i) = 1 + 1/2
         assert abs(float(r["ideal_s"]) - float(r["t1_s"]) / 1.5) < 1e-3 * float(r["t1_s"]), r
 with open(sys.argv[2]) as f:
@@ -258,6 +259,7 @@ expect_usage "unknown row order" --order random
 expect_usage "unknown place of lf-bench's own rows" --own-rows parent
 expect_usage "--procs 0" --procs 0
 expect_usage "--procs above its limit" --procs 9
+expect_usage "unknown T1 of rows" --t1 mine
 for child in "$libomp" "$lb4omp" "$tbb"; do
     [ -x "$child" ] || continue
     "$child" --kernel spin >/dev/null 2>"$tmp/err"
@@ -267,7 +269,7 @@ done
 
 "$bench" --help >"$tmp/help" || fail "--help exit status"
 for o in kernel n grain threads scenario schedules reps execs format out plot hog-cores little \
-    factor period-ms duty placement passes seed order own-rows procs t1-all; do
+    factor period-ms duty placement passes seed order own-rows procs t1-all t1; do
     grep -q -- "--$o " "$tmp/help" || fail "--help does not document --$o"
 done
 pass "option errors exit 2 with a message; --help documents every option"
@@ -306,20 +308,67 @@ if [ -n "$peer1" ]; then
     if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 2 --schedules "$peer1" \
         --format csv >"$tmp/po.csv" 2>"$tmp/po.err"; then
         grep -q "$peer1" "$tmp/po.csv" || fail "peer rows only: no row"
-        [ -s "$tmp/po.err" ] && fail "peer rows only: stderr: $(cat "$tmp/po.err")"
+        # Nothing on stderr but the T1 of each process (--t1 own).
+        grep -v "^lf-bench: T1 per process" "$tmp/po.err" &&
+            fail "peer rows only: stderr: $(cat "$tmp/po.err")"
     else
         fail "peer rows only: $(cat "$tmp/po.err")"
     fi
     pass "with peer rows only, a child of lf-bench measures T1"
     # --t1-all: the sequential time of every other process, on stderr.
-    if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 2 --t1-all \
+    if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 2 --t1 one --t1-all \
         --schedules "lf:auto,$peer1" >/dev/null 2>"$tmp/t1.err"; then
-        grep -q "T1 per process.*the rows' [0-9.]*; lf-bench-[a-z]* [0-9.]*" "$tmp/t1.err" ||
+        grep -q "T1 per process.*rows keep the first): lf-bench [0-9.]*; lf-bench-[a-z]* [0-9.]*" "$tmp/t1.err" ||
             fail "--t1-all: $(cat "$tmp/t1.err")"
     else
         fail "--t1-all: $(cat "$tmp/t1.err")"
     fi
     pass "--t1-all reports the T1 of the peer's process"
+    # --t1 own (the default): each row's ideal from the T1 of the process
+    # that ran it, which stderr lists; ranked on efficiency.  --t1 one: one
+    # T1 for all.  With --procs 2, each round against its own copy's T1.
+    for mode in own one procs; do
+        args="--t1 $mode"
+        [ $mode = procs ] && args="--procs 2"
+        if "$bench" --kernel spin --n 3000 --grain 200 --threads 2 --reps 3 $args \
+            --schedules "lf:auto,$peer1,omp:static" --format csv >"$tmp/t1.csv" \
+            2>"$tmp/t1.err"; then
+            python3 - "$tmp/t1.csv" "$tmp/t1.err" "$mode" "$(nproc)" <<'EOF' ||
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+err, mode = open(sys.argv[2]).read(), sys.argv[3]
+assert len(rows) == 3, rows
+best = max(float(r["efficiency"]) for r in rows)
+others = re.findall(r"; (lf-bench[-a-z]*) ([0-9.]+)", err)
+lead = re.search(r"T1 per process \(s, fastest sequential run; ([a-z ']*)\): "
+                 r"lf-bench ([0-9.]+)", err)
+if mode == "one":
+    assert not lead, err
+else:
+    assert lead and lead.group(1) == "each row against its own process's", err
+    assert abs(float(lead.group(2)) - float(rows[0]["t1_s"])) < 6e-5, (err, rows[0])
+    # the peer's process; with --procs 2 also the copies of both
+    assert len(others) == (3 if mode == "procs" else 1), err
+for r in rows:
+    own = float(r["t1_own_s"])
+    eff, med, ideal = float(r["efficiency"]), float(r["median_s"]), float(r["ideal_s"])
+    assert abs(eff * med - ideal) < 2e-3 * ideal, r
+    assert abs(float(r["vs_best"]) - eff / best) < 2e-3, r
+    assert abs(float(r["speedup"]) - own / med) < 2e-3 * own / med, r
+    if sys.argv[4] == "2":  # two dedicated cores: sum(s_i) = 2
+        assert abs(ideal - own / 2) < 1e-3 * own, r
+    mine = r["schedule"].startswith(("lf:", "omp:"))
+    if mode == "one" or mode == "own" and mine:
+        assert r["t1_own_s"] == r["t1_s"], r
+    if mode == "own" and not mine:  # the peer's own T1, as stderr lists it
+        assert abs(own - float(others[0][1])) < 6e-5, (r, others)
+EOF
+                fail "--t1 $mode: $(cat "$tmp/t1.csv" "$tmp/t1.err")"
+        else
+            fail "--t1 $mode: $(cat "$tmp/t1.err")"
+        fi
+    done
+    pass "--t1 own measures each row against its own process's T1; --t1 one against one"
 fi
 
 # ---- integers are parsed exactly; a failed write fails the run ----
@@ -437,8 +486,8 @@ pass "background processes die at exit, on SIGINT, SIGTERM and SIGKILL"
 # ---- peer runtimes: every row agrees with the sequential run ----
 # Each child that was built runs its schedules for every kernel, interleaved
 # with lf-bench's own rows (any wrong result exits 3), against one T1, with
-# --execs executions per measurement; vs_best is the best median over the
-# row's.  A child that was not built skips its rows with one line each.
+# --execs executions per measurement; vs_best is the row's efficiency over
+# the best (each against its own process's T1).  A child that was not built skips its rows with one line each.
 peers=
 [ -x "$libomp" ] && peers="$peers,libomp:static_steal,libomp:dynamic,2,libomp:guided"
 lbtechs="static_steal dynamic guided trapezoidal fac2 fac2a fac2b wf awf awf_b awf_c awf_d awf_e af"
@@ -455,13 +504,14 @@ import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 want = re.split(r",(?=(?:omp|lf|libomp|lb4omp|tbb):)", sys.argv[2])
 assert [r["schedule"] for r in rows] == want, ([r["schedule"] for r in rows], want)
-best = min(float(r["median_s"]) for r in rows)
+best = max(float(r["efficiency"]) for r in rows)
 for r in rows:
     assert r["execs"] == "2", r
-    assert abs(float(r["vs_best"]) - best / float(r["median_s"])) < 2e-3, r
-    assert r["t1_s"] == rows[0]["t1_s"], r  # one T1 for every row
+    assert abs(float(r["vs_best"]) - float(r["efficiency"]) / best) < 2e-3, r
+    assert r["t1_s"] == rows[0]["t1_s"], r  # one reference T1, each row its own
     if sys.argv[3] == "2":  # a hog on the second core: sum(s_i) = 1.5
-        assert abs(float(r["ideal_s"]) - 2 * float(r["t1_s"]) / 1.5) < 1e-3 * float(r["ideal_s"]), r
+        own = float(r["t1_own_s"])
+        assert abs(float(r["ideal_s"]) - 2 * own / 1.5) < 1e-3 * float(r["ideal_s"]), r
 EOF
         else
             fail "$k: peer rows: exit status $?: $(cat "$tmp/p.err")"

@@ -1737,28 +1737,6 @@ static void stop_children(void)
     nchildren = 0;
 }
 
-/* The trace file that process pid wrote under LF_TRACE=name: "%p" in
- * the name is its pid, "%%" a '%' (as the library reads it); NULL when
- * name is. */
-static const char *trace_name(const char *name, int pid, char *buf, size_t len)
-{
-    size_t o = 0;
-    if (!name)
-        return NULL;
-    for (const char *p = name; *p && o + 1 < len; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
-            o += (size_t)snprintf(buf + o, len - o, "%d", pid);
-            p++;
-        } else {
-            if (p[0] == '%' && p[1] == '%')
-                p++;
-            buf[o++] = *p;
-        }
-    }
-    buf[o < len ? o : len - 1] = 0;
-    return buf;
-}
-
 /* Write the rows in c->fmt to --out (or standard output) and the table to
  * standard output; 0, or -1 with a message when a write failed. */
 static int write_results(const struct config *c, const struct bench_row *rows, int nrows)
@@ -1970,9 +1948,15 @@ int main(int argc, char **argv)
                 sites[nsites] = site[nsites];
                 labels[nsites++] = c->s[i].label;
             }
+        /* The trace of the process that ran the lf: rows (LF_TRACE's %p is
+         * its pid); none without LF_TRACE. */
         char trace[4096];
-        const char *tr = trace_name(getenv("LF_TRACE"), lf_pid, trace, sizeof trace);
-        if (bench_plot(c->plot, rows, nrows, tr, sites, labels, nsites) != 0)
+        int trc = lf_trace_file(lf_pid, trace, sizeof trace);
+        if (trc == -ENAMETOOLONG) {
+            fprintf(stderr, PROG ": LF_TRACE: the file name is too long\n");
+            return 1;
+        }
+        if (bench_plot(c->plot, rows, nrows, trc == 0 ? trace : NULL, sites, labels, nsites) != 0)
             return 1;
     }
     bench_kernel_free(&kern);

@@ -231,6 +231,18 @@ struct lf_loop_numa_stats {
 };
 LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stats *out);
 
+/* ---- Traces ---- */
+
+/* The file that LF_TRACE names for the process pid (<= 0: this one), its
+ * "%p" expanded to pid and "%%" to "%" as the library does when that
+ * process writes its trace (a program that drives children through a
+ * shared LF_TRACE finds each child's file); FILE.profile beside it holds
+ * the cost profiles that auto learned.  0 with the name in buf; -ENOENT when
+ * LF_TRACE was not set when this process first read it (its first loop or
+ * this call); -ENAMETOOLONG when buf's len bytes cannot hold the name;
+ * -EINVAL for a NULL buf or len 0. */
+LF_API int lf_trace_file(long pid, char *buf, size_t len);
+
 /* ---- OpenMP binding (used by <loopfarm/omp.h>; not called directly) ---- */
 
 /* A call site of LF_FOR: static storage, zero-initialised apart from the

@@ -127,6 +127,17 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--bounded") == 0)
         return child_bounded();
+    if (argc == 3 && strcmp(argv[1], "--name") == 0) {
+        /* lf_trace_file: this process's name, another's, a short buffer. */
+        char mine[256], other[256], tiny[4];
+        if (lf_trace_file(0, mine, sizeof mine) != 0 ||
+            lf_trace_file(42, other, sizeof other) != 0 ||
+            lf_trace_file(42, tiny, sizeof tiny) != -ENAMETOOLONG ||
+            lf_trace_file(42, NULL, 8) != -EINVAL)
+            return 1;
+        fprintf(stderr, "%s\n%s\n", mine, other);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "--loops") == 0) {
         run("dynamic,1", argv[2], 150000, 2); /* each loop passes the buffer's size */
         return 0;
@@ -142,6 +153,20 @@ int main(int argc, char **argv)
     CHECK(lf__trace_name("100%%.%p", 7, path, sizeof path) == 0 && strcmp(path, "100%.7") == 0);
     CHECK(lf__trace_name("plain.csv", 7, path, sizeof path) == 0 && strcmp(path, "plain.csv") == 0);
     CHECK(lf__trace_name("abcdef%p", 123456, path, 8) == -ENAMETOOLONG);
+    /* The public lf_trace_file: the names a process and its children use. */
+    if (!getenv("LF_TRACE"))
+        CHECK(lf_trace_file(0, path, sizeof path) == -ENOENT);
+    snprintf(path, sizeof path, "%s/n.%%p.%%%%.csv", dir);
+    snprintf(err, sizeof err, "%s/name.err", dir);
+    pid_t named = spawn(self, path, "--name", "x", err);
+    CHECK(wait_ok(named));
+    snprintf(path2, sizeof path2, "%s/n.%ld.%%.csv\n%s/n.42.%%.csv\n", dir, (long)named, dir);
+    FILE *nf = fopen(err, "r");
+    size_t got = nf ? fread(msg, 1, sizeof msg - 1, nf) : 0;
+    msg[got] = 0;
+    if (nf)
+        fclose(nf);
+    CHECK(strcmp(msg, path2) == 0);
 
     /* Bounded memory: the child checks its own peak resident size. */
     snprintf(path, sizeof path, "%s/big.csv", dir);

@@ -109,6 +109,15 @@ int lf__trace_name(const char *pattern, long pid, char *out, size_t len)
     return 0;
 }
 
+int lf_trace_file(long pid, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return -EINVAL;
+    if (!lf__trace_enabled())
+        return -ENOENT;
+    return lf__trace_name(trace_path, pid > 0 ? pid : (long)getpid(), buf, len);
+}
+
 /* Give up tracing for this process after reporting why (trace_lock held). */
 static void trace_give_up(const char *what, int err)
 {

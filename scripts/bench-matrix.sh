@@ -3,12 +3,14 @@
 # cell one lf-bench run with rows of five runtimes side by side (libgomp omp:,
 # LLVM libomp:, LB4OMP lb4omp:, oneTBB tbb:, loopfarm lf:), rounds
 # interleaved across them, each row against the T1 of its own process
-# (lf-bench --t1 own).  Then per schedule: its worst
-# efficiency over the cells, the geometric mean, its worst ratio to the best
-# row of a cell (vs_best), and how many cells it won; and for each lf:
-# schedule, its ratio to the best peer row (any other runtime) cell by cell.
-# About 15-20 minutes on a quiet 2-core machine with 5 rounds; run it when
-# nothing else is running.  Rows whose runtime was not built are skipped by
+# (lf-bench --t1 own).  Then per schedule: its worst efficiency over the
+# cells, the geometric means of its efficiencies and of its ratios to the
+# best row of each cell (vs_best), its worst vs_best, in how many cells it
+# reached 0.95 and 0.90 of the best and how many it won (also against one
+# T1 for all rows); and for each lf: schedule, its ratio to the best peer
+# row (any other runtime) cell by cell.  About 30 minutes on a quiet
+# 2-core machine with the default rows and 5 rounds; run it when nothing
+# else is running.  Rows whose runtime was not built are skipped by
 # lf-bench with one line each.
 #
 #   scripts/bench-matrix.sh [-b LF_BENCH] [-o OUTDIR] [-r REPS] [-t THREADS] [-e EXECS]
@@ -16,7 +18,7 @@
 #
 #   -b  the lf-bench to run      [build/normal/bench/lf-bench]
 #   -o  where results go          [bench-matrix-DATE]: matrix.csv (every row),
-#                                 summary.txt, lf-vs-peers.txt
+#                                 summary.txt, summary-one-t1.txt, lf-vs-peers.txt
 #   -r  measured rounds per run   [5]
 #   -t  threads                   [nproc]
 #   -e  executions of the loop per measurement (lf-bench --execs)  [1]
@@ -37,7 +39,7 @@ execs=1
 threads=$(nproc)
 scale=1
 plot=0
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -134,22 +136,38 @@ def runtime(s):
     return s.split(":")[0]
 
 # Per schedule over the cells it ran in: worst efficiency (and where), the
-# geometric mean, the worst vs_best (and where), the cells won.
-lines = ["%-22s %7s %7s %8s %5s %5s  %-24s %s" % ("schedule", "min_eff", "geomean", "min_vs_b",
-         "wins", "cells", "min_eff at", "min_vs_best at")]
-for s in scheds:
-    mine = [(float(at[c, s]["efficiency"]), float(at[c, s]["vs_best"]), c)
-            for c in cells if (c, s) in at]
-    if not mine:
-        continue
-    e = min(mine)
-    v = min(mine, key=lambda x: x[1])
-    g = math.exp(sum(math.log(max(x[0], 1e-9)) for x in mine) / len(mine))
-    wins = sum(x[1] >= 0.99995 for x in mine)
-    lines.append("%-22s %7.3f %7.3f %8.3f %5d %5d  %-24s %s" % (s, e[0], g, v[1], wins, len(mine),
-                 e[2], v[2]))
-open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
+# geometric mean of its efficiencies and of its vs_best, the worst vs_best
+# (and where), the cells where it reached 0.95 and 0.90 of the best, and
+# the cells it won.  summary.txt ranks each row against its own process's
+# T1 (as lf-bench --t1 own writes them); summary-one-t1.txt the same rows
+# against the one T1 of the omp:/lf: rows' process (efficiency x t1_s /
+# t1_own_s), so that what the per-process T1 changed shows.
+def summary(eff, name):
+    best = {}
+    for c in cells:
+        best[c] = max(eff(at[c, s]) for s in scheds if (c, s) in at)
+    lines = ["%-22s %7s %7s %8s %8s %6s %6s %5s %5s  %-24s %s" % (
+        "schedule", "min_eff", "geomean", "geo_vs_b", "min_vs_b", ">=.95", ">=.90", "wins", "cells",
+        "min_eff at", "min_vs_best at")]
+    for s in scheds:
+        mine = [(eff(at[c, s]), eff(at[c, s]) / best[c], c) for c in cells if (c, s) in at]
+        if not mine:
+            continue
+        e = min(mine)
+        v = min(mine, key=lambda x: x[1])
+        g = math.exp(sum(math.log(max(x[0], 1e-9)) for x in mine) / len(mine))
+        gv = math.exp(sum(math.log(max(x[1], 1e-9)) for x in mine) / len(mine))
+        lines.append("%-22s %7.3f %7.3f %8.3f %8.3f %6d %6d %5d %5d  %-24s %s" % (
+            s, e[0], g, gv, v[1], sum(x[1] >= 0.95 for x in mine), sum(x[1] >= 0.90 for x in mine),
+            sum(x[1] >= 0.99995 for x in mine), len(mine), e[2], v[2]))
+    open(os.path.join(out, name), "w").write("\n".join(lines) + "\n")
+    return lines
+
+lines = summary(lambda r: float(r["efficiency"]), "summary.txt")
 print("\n".join(lines))
+if any(r.get("t1_own_s", r["t1_s"]) != r["t1_s"] for r in rows):
+    summary(lambda r: float(r["efficiency"]) * float(r["t1_s"]) / float(r["t1_own_s"]),
+            "summary-one-t1.txt")
 
 # Each lf: schedule against the best peer row of each cell: its efficiency
 # / the best peer's (> 1: loopfarm ahead; with one T1 for all rows, the

@@ -1,0 +1,76 @@
+#!/bin/sh
+# scripts/bench-graph-apps.sh BUILDDIR [ROUNDS] [TRIALS] - the real-application check of
+# issue 17: bench/lf-graph (BFS and connected components with schedule(dynamic, 64),
+# PageRank with schedule(dynamic, 16384); built by gcc, unmodified) bare under libgomp and
+# through the preload shim with LF_SCHEDULE=auto, 2 threads bound (OMP_PROC_BIND=true), on
+# dedicated cores and then with a busy process pinned to the last core.  In each setting
+# ROUNDS (default 10) bare runs and ROUNDS shim runs alternate, each run TRIALS trials
+# (default 21; lf-graph reports the median of the trials after the first); the table gives
+# the median over the runs of each run's median, in ms, and auto / bare (target: at most
+# 1.02).  A benchmark for a quiet machine: never part of make check.
+set -u
+build=$(cd "${1:?usage: bench-graph-apps.sh BUILDDIR [ROUNDS] [TRIALS]}" && pwd)
+rounds=${2:-10}
+trials=${3:-21}
+exe="$build/bench/lf-graph"
+shim="$build/.libs/libloopfarm-gomp.so"
+if [ ! -x "$exe" ] || [ ! -f "$shim" ]; then
+    echo "bench-graph-apps: build $exe and $shim first" >&2
+    exit 1
+fi
+case "$rounds$trials" in *[!0-9]*)
+    echo "bench-graph-apps: ROUNDS and TRIALS are positive integers" >&2
+    exit 2
+    ;;
+esac
+cores=$(nproc)
+[ "$cores" -ge 2 ] || {
+    echo "bench-graph-apps: needs at least 2 cores (has $cores)" >&2
+    exit 1
+}
+export OMP_NUM_THREADS=2 OMP_PROC_BIND=true
+unset LF_SCHEDULE LF_REPLACE LF_TRACE LF_VERBOSE OMP_SCHEDULE
+tmp=$(mktemp -d)
+hog=
+cleanup() {
+    [ -n "$hog" ] && kill "$hog" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# run WHO FILE: one lf-graph run, bare or through the shim; appends "kernel median_ms".
+run() {
+    if [ "$1" = bare ]; then
+        out=$("$exe" --trials "$trials") || { echo "bench-graph-apps: lf-graph failed" >&2; exit 1; }
+    else
+        out=$(LD_PRELOAD="$shim" LF_SCHEDULE=auto "$exe" --trials "$trials") ||
+            { echo "bench-graph-apps: lf-graph under the shim failed" >&2; exit 1; }
+    fi
+    printf '%s\n' "$out" | awk 'NR > 1 { print $1, $5 }' >>"$2"
+}
+printf '%-10s %-10s %10s %10s %8s\n' setting kernel "bare ms" "auto ms" ratio
+for setting in dedicated hog; do
+    if [ $setting = hog ]; then
+        taskset -c $((cores - 1)) sh -c 'while :; do :; done' &
+        hog=$!
+    fi
+    : >"$tmp/bare"
+    : >"$tmp/auto"
+    r=0
+    while [ $r -lt "$rounds" ]; do
+        run bare "$tmp/bare"
+        run auto "$tmp/auto"
+        r=$((r + 1))
+    done
+    for k in bfs pagerank cc; do
+        b=$(awk -v k=$k '$1 == k { print $2 }' "$tmp/bare" | median)
+        a=$(awk -v k=$k '$1 == k { print $2 }' "$tmp/auto" | median)
+        printf '%-10s %-10s %10.3f %10.3f %8.3f\n' $setting $k "$b" "$a" "$(echo "$a $b" | awk '{ print $1 / $2 }')"
+    done
+    if [ -n "$hog" ]; then
+        kill "$hog" 2>/dev/null
+        wait "$hog" 2>/dev/null
+        hog=
+    fi
+done

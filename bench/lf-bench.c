@@ -1870,9 +1870,10 @@ int main(int argc, char **argv)
             else
                 progress("round %d/%d  %s", r, c->reps, s->label);
             int copies = r == 0 && s->child >= 0 ? c->procs : 1;
+            int who = -1; /* a measured round's: the one copy that ran it */
             for (int m = 0; m < copies; m++) {
                 int copy = r == 0 ? m : (r - 1) % c->procs;
-                int who = s->child < 0 ? -1 : s->child + copy * nbase;
+                who = s->child < 0 ? -1 : s->child + copy * nbase;
                 if (last != -2 && last != who)
                     settle_after(last);
                 last = who;
@@ -1885,8 +1886,7 @@ int main(int argc, char **argv)
             if (r > 0) {
                 double it = (double)tl.iters * c->reps;
                 times[i * c->reps + r - 1] = t;
-                whos[i * c->reps + r - 1] =
-                    s->child < 0 ? -1 : s->child + ((r - 1) % c->procs) * nbase;
+                whos[i * c->reps + r - 1] = who;
                 chunks[i * c->reps + r - 1] = (double)tl.runs;
                 drows[i].remote += (double)tl.remote / it;
                 drows[i].staged += (double)tl.staged / it;

@@ -9,9 +9,9 @@
 # reached 0.95 and 0.90 of the best and how many it won (also against one
 # T1 for all rows); and for each lf: schedule, its ratio to the best peer
 # row (any other runtime) cell by cell.  About 30 minutes on a quiet
-# 2-core machine with the default rows and 5 rounds; run it when nothing
-# else is running.  Rows whose runtime was not built are skipped by
-# lf-bench with one line each.
+# 2-core machine for BENCHMARKS.md's nine rows at -r 3 -e 10, 17 for its
+# sixteen at -r 5 -e 1; run it when nothing else is running.  Rows whose
+# runtime was not built are skipped by lf-bench with one line each.
 #
 #   scripts/bench-matrix.sh [-b LF_BENCH] [-o OUTDIR] [-r REPS] [-t THREADS] [-e EXECS]
 #                           [--plot] [--quick]

@@ -180,7 +180,7 @@ struct bench_row {
     double ideal;            /* seconds */
     double efficiency;       /* ideal / median */
     long chunks;             /* median over reps; -1 when unknown */
-    double speedup;          /* T1 / median */
+    double speedup;          /* execs x T1 of its own process / median */
     double t1;               /* seconds, of one execution: the run's reference T1 */
     double t1_own;           /* the T1 of the row's own process; 0: t1 */
     double ratio;            /* this efficiency / the run's best (1: the best) */

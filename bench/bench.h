@@ -182,7 +182,7 @@ struct bench_row {
     long chunks;             /* median over reps; -1 when unknown */
     double speedup;          /* execs x T1 of its own process / median */
     double t1;               /* seconds, of one execution: the run's reference T1 */
-    double t1_own;           /* the T1 of the row's own process; 0: t1 */
+    double t1_own;           /* the T1 of the row's own process (t1 when all share it) */
     double ratio;            /* this efficiency / the run's best (1: the best) */
 };
 

@@ -104,7 +104,7 @@ static void write_csv(FILE *f, const struct bench_row *r, int nrows, int header)
         fprintf(f, "%s,%ld,%ld,%d,%s,\"%s\",%.6g,%.6g,%.6g,%.6g,%.4f,%ld,%.4f,%.4f,%.6g,%d,%.6g\n",
                 r->kernel, r->n, r->grain, r->threads, r->scenario, r->schedule, r->median, r->min,
                 r->max, r->ideal, r->efficiency, r->chunks, r->speedup, r->ratio, r->t1, r->execs,
-                r->t1_own > 0 ? r->t1_own : r->t1);
+                r->t1_own);
 }
 
 static void write_json(FILE *f, const struct bench_row *r, int nrows, int header)
@@ -125,8 +125,7 @@ static void write_json(FILE *f, const struct bench_row *r, int nrows, int header
         fprintf(f,
                 "\"speedup\": %.4f, \"vs_best\": %.4f, \"t1_s\": %.6g, \"execs\": %d, "
                 "\"t1_own_s\": %.6g}%s\n",
-                r->speedup, r->ratio, r->t1, r->execs, r->t1_own > 0 ? r->t1_own : r->t1,
-                i + 1 < nrows ? "," : "");
+                r->speedup, r->ratio, r->t1, r->execs, r->t1_own, i + 1 < nrows ? "," : "");
     }
     if (header)
         fprintf(f, "]}\n");

@@ -587,6 +587,7 @@ int main(int argc, char **argv)
             row->chunks = (long)bench_median(chunks + i * c->reps, c->reps);
             row->speedup = t1 / row->median;
             row->t1 = t1;
+            row->t1_own = t1; /* every rank's row against the one T1 */
         }
         bench_rank_rows(rows, c->ns);
         if (c->format == FORMAT_TABLE)

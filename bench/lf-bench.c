@@ -322,12 +322,12 @@ static void help(void)
         "background load, each against its own process's T1.  Every runtime keeps its\n"
         "own wait policy (a passive one made libgomp's own loops here up to 2.8 times\n"
         "slower); so that no runtime's idle threads spin while another's run, a row\n"
-        "waits until the threads of the process that ran the row\n"
-        "before it are idle (at most 0.5 s; stderr says when they were not).  Rounds run\n"
-        "the rows in a shuffled order (--order): a row that followed the same row every\n"
-        "round would pay for it every time (on a core shared with a busy process, the row\n"
-        "after oneTBB's ran up to 9 %% slower).  A row whose child was not built, or that\n"
-        "needs what is missing, is skipped with one line on stderr.\n"
+        "waits until the threads of the process that ran the row before it are idle (at\n"
+        "most 0.5 s; stderr says when they were not).  Rounds run the rows in a shuffled\n"
+        "order (--order): a row that followed the same row every round would pay for it\n"
+        "every time (on a core shared with a busy process, the row after oneTBB's ran up\n"
+        "to 9 %% slower).  A row whose child was not built, or that needs what is\n"
+        "missing, is skipped with one line on stderr.\n"
         "Exit status: 0 ok, 2 usage error, 3 a wrong kernel result, 1 other failures.\n"
         "\n"
         "Data kernels.  The input (64 MiB by default) is allocated with lf_numa_alloc and\n"
@@ -1840,7 +1840,8 @@ int main(int argc, char **argv)
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
     double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);
-    if (c->t1_all || c->t1_own)
+    int each_t1 = c->t1_all || c->t1_own; /* every process times T1 */
+    if (each_t1)
         t1_all(t1_reps);
 
     int rc = bench_scenario_start(&c->sc);
@@ -1900,7 +1901,7 @@ int main(int argc, char **argv)
     report_settling();
     progress("T1 again");
     t1 = t1_measure(c, &kern, &ref, t1_reps, t1);
-    if (c->t1_all || c->t1_own) {
+    if (each_t1) {
         t1_all(t1_reps);
         if (c->t1_all || nchildren > (t1_child >= 0))
             report_t1_all(c, t1); /* with own, only when rows ran in other processes */

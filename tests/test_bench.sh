@@ -487,7 +487,8 @@ pass "background processes die at exit, on SIGINT, SIGTERM and SIGKILL"
 # Each child that was built runs its schedules for every kernel, interleaved
 # with lf-bench's own rows (any wrong result exits 3), against one T1, with
 # --execs executions per measurement; vs_best is the row's efficiency over
-# the best (each against its own process's T1).  A child that was not built skips its rows with one line each.
+# the best (each against its own process's T1).  A child that was not built
+# skips its rows with one line each.
 peers=
 [ -x "$libomp" ] && peers="$peers,libomp:static_steal,libomp:dynamic,2,libomp:guided"
 lbtechs="static_steal dynamic guided trapezoidal fac2 fac2a fac2b wf awf awf_b awf_c awf_d awf_e af"

@@ -71,6 +71,7 @@ bin_PROGRAMS += bench/lf-graph
 bench_lf_graph_SOURCES = bench/lf-graph.c
 bench_lf_graph_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_lf_graph_LDFLAGS = $(OPENMP_CFLAGS)
+bench_lf_graph_LDADD = -ldl
 TESTS += tests/test_graph_apps.sh
 endif
 EXTRA_DIST += tests/test_graph_apps.sh

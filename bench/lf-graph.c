@@ -9,11 +9,20 @@
  * scheduling units per loop).  Every kernel's result is checked against a
  * sequential computation; a wrong result exits 3.
  *
- *   lf-graph [--scale S] [--degree D] [--trials T] [--seed X]
+ *   lf-graph [--scale S] [--degree D] [--trials T] [--seed X] [--alternate]
  *
  * Prints per kernel the median and minimum time of the trials after the
- * first (steady state), in ms.
+ * first (steady state), in ms.  With --alternate (the shim preloaded and
+ * configured) each trial runs every kernel twice in a row, once with the
+ * shim switched off (lf_shim_enable(0): libgomp's own schedule) and once
+ * on, the order swapped from one trial to the next, and prints both
+ * medians and the median of the per-trial ratios: the two run on the same
+ * graph in the same process, so what differs between processes (page
+ * placement, where the arrays fall) cancels; only the harness looks the
+ * switch up, the kernels stay as they are.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -247,7 +256,7 @@ static int cmp_double(const void *a, const void *b)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: lf-graph [--scale S] [--degree D] [--trials T] [--seed X]\n"
+            "usage: lf-graph [--scale S] [--degree D] [--trials T] [--seed X] [--alternate]\n"
             "  BFS, PageRank (%d sweeps) and connected components over an R-MAT graph of\n"
             "  2^S vertices and mean degree D, written as plain OpenMP loops with\n"
             "  schedule(dynamic, 64) (BFS frontiers, component labels) and\n"
@@ -259,7 +268,13 @@ static void usage(FILE *f)
             "  --degree D  mean degree [16]\n"
             "  --trials T  runs of each kernel, the first not counted [11]\n"
             "  --seed X    the graph's seed [1]\n"
-            "example: LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --trials 21\n",
+            "  --alternate run each kernel with the preloaded shim switched off\n"
+            "              (libgomp's own schedule) and on, back to back, in every\n"
+            "              trial (order swapped each trial); print both medians and\n"
+            "              the median of the trials' on/off ratios (needs the shim\n"
+            "              preloaded with LF_SCHEDULE or LF_REPLACE set)\n"
+            "example: LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --trials 21\n"
+            "         LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --alternate\n",
             PR_ITERS);
 }
 
@@ -275,9 +290,48 @@ static long option(int argc, char **argv, int *a, long lo, long hi)
     return v;
 }
 
+/* What the kernels run on, and their outputs. */
+struct work {
+    struct graph g;
+    long src;
+    long *a, *b, *c;
+    double *rank, *contrib;
+};
+
+/* Run kernel k (0 BFS, 1 PageRank, 2 CC) once; its time in ms. */
+static double run_kernel(struct work *w, int k)
+{
+    double t0 = now_ms();
+    if (k == 0)
+        bfs(&w->g, w->src, w->a, w->b, w->c);
+    else if (k == 1)
+        pagerank(&w->g, w->rank, w->contrib, 1);
+    else
+        components(&w->g, w->b, w->c);
+    return now_ms() - t0;
+}
+
+/* Whether kernel k's latest output is the sequential one (CC overwrites BFS's depths: the
+ * kernels are checked in the order they ran). */
+static int kernel_ok(const struct work *w, int k)
+{
+    if (k == 0)
+        return bfs_ok(&w->g, w->src, w->a);
+    if (k == 1)
+        return pagerank_ok(&w->g, w->rank);
+    return components_ok(&w->g, w->b);
+}
+
+/* The median of v[0..n) (sorted in place). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 int main(int argc, char **argv)
 {
-    int scale = 17, degree = 16, trials = 11;
+    int scale = 17, degree = 16, trials = 11, alternate = 0;
     uint64_t seed = 1;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
@@ -291,65 +345,112 @@ int main(int argc, char **argv)
             trials = (int)option(argc, argv, &a, 2, 100000);
         } else if (!strcmp(argv[a], "--seed")) {
             seed = (uint64_t)option(argc, argv, &a, 0, 1L << 62);
+        } else if (!strcmp(argv[a], "--alternate")) {
+            alternate = 1;
         } else {
             fprintf(stderr, "lf-graph: unknown option %s\n", argv[a]);
             usage(stderr);
             return 2;
         }
     }
-    struct graph g;
-    if (build(&g, scale, degree, seed) != 0) {
+    /* The shim's switch, looked up as any program would (no link to loopfarm). */
+    int (*shim_enable)(int) = NULL;
+    if (alternate) {
+        *(void **)&shim_enable = dlsym(RTLD_DEFAULT, "lf_shim_enable");
+        int rc = shim_enable ? shim_enable(1) : 0;
+        if (!shim_enable || rc < 0) {
+            fprintf(stderr,
+                    "lf-graph: --alternate needs the preload shim with a schedule: "
+                    "LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --alternate "
+                    "(%s)\n",
+                    shim_enable ? "the shim is preloaded, but neither LF_SCHEDULE nor LF_REPLACE "
+                                  "is set"
+                                : "no lf_shim_enable in this process: the shim is not preloaded");
+            return 2;
+        }
+    }
+    struct work w;
+    if (build(&w.g, scale, degree, seed) != 0) {
         fprintf(stderr, "lf-graph: out of memory for a graph of 2^%d vertices\n", scale);
         return 1;
     }
-    long n = g.n, src = 0;
+    long n = w.g.n;
+    w.src = 0;
     for (long v = 0; v < n; v++) /* the best-connected vertex */
-        if (g.row[v + 1] - g.row[v] > g.row[src + 1] - g.row[src])
-            src = v;
-    long *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
-         *c = malloc((size_t)n * sizeof *c);
-    double *rank = malloc((size_t)n * sizeof *rank), *contrib = malloc((size_t)n * sizeof *contrib);
-    double *t[3];
-    for (int k = 0; k < 3; k++)
-        t[k] = malloc((size_t)trials * sizeof *t[k]);
-    if (!a || !b || !c || !rank || !contrib || !t[0] || !t[1] || !t[2]) {
+        if (w.g.row[v + 1] - w.g.row[v] > w.g.row[w.src + 1] - w.g.row[w.src])
+            w.src = v;
+    w.a = malloc((size_t)n * sizeof *w.a);
+    w.b = malloc((size_t)n * sizeof *w.b);
+    w.c = malloc((size_t)n * sizeof *w.c);
+    w.rank = malloc((size_t)n * sizeof *w.rank);
+    w.contrib = malloc((size_t)n * sizeof *w.contrib);
+    int modes = alternate ? 2 : 1;
+    /* t[mode][k][r]: mode 0 the shim off (or not asked for), 1 on. */
+    double *t[2][3] = {{NULL}};
+    int short_of_memory = !w.a || !w.b || !w.c || !w.rank || !w.contrib;
+    for (int m = 0; m < modes; m++)
+        for (int k = 0; k < 3; k++)
+            short_of_memory |= !(t[m][k] = malloc((size_t)trials * sizeof(double)));
+    if (short_of_memory) {
         fprintf(stderr, "lf-graph: out of memory\n");
         return 1;
     }
-    int ok = 1;
-    for (int r = 0; r < trials; r++) {
-        double t0 = now_ms();
-        bfs(&g, src, a, b, c);
-        double t1 = now_ms();
-        pagerank(&g, rank, contrib, 1);
-        double t2 = now_ms();
-        components(&g, b, c);
-        double t3 = now_ms();
-        t[0][r] = t1 - t0;
-        t[1][r] = t2 - t1;
-        t[2][r] = t3 - t2;
-        if (r == 0 || r == trials - 1)
-            ok &= bfs_ok(&g, src, a) && pagerank_ok(&g, rank) && components_ok(&g, b);
-    }
     static const char *const names[3] = {"bfs", "pagerank", "cc"};
-    if (ok)
+    int ok = 1;
+    for (int r = 0; r < trials; r++)
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < modes; i++) {
+                /* Alternating: off then on in even trials, on then off in odd ones. */
+                int m = alternate ? (i + r) % 2 : 0;
+                if (alternate && shim_enable(m) < 0) {
+                    fprintf(stderr, "lf-graph: lf_shim_enable(%d) refused\n", m);
+                    return 1;
+                }
+                t[m][k][r] = run_kernel(&w, k);
+                if ((r == 0 || r == trials - 1) && !kernel_ok(&w, k)) {
+                    fprintf(stderr, "lf-graph: %s's result%s differs from the sequential one\n",
+                            names[k], alternate ? (m ? " (shim on)" : " (shim off)") : "");
+                    ok = 0;
+                }
+            }
+    if (alternate)
+        shim_enable(1);
+    int counted = trials - 1; /* the first trial is a warm-up */
+    if (ok && !alternate)
         printf("%-10s %8s %6s %4s %10s %10s\n", "kernel", "vertices", "degree", "thr", "median_ms",
                "min_ms");
-    else
-        fprintf(stderr, "lf-graph: a kernel's result differs from the sequential one\n");
-    for (int k = 0; k < 3; k++) {
-        qsort(t[k] + 1, (size_t)trials - 1, sizeof(double), cmp_double);
-        if (ok)
+    if (ok && alternate)
+        printf("%-10s %8s %6s %4s %10s %10s %8s %8s %8s\n", "kernel", "vertices", "degree", "thr",
+               "off_ms", "on_ms", "on/off", "q1", "q3");
+    for (int k = 0; ok && k < 3; k++) {
+        if (!alternate) {
+            double med = median(t[0][k] + 1, counted);
             printf("%-10s %8ld %6d %4d %10.3f %10.3f\n", names[k], n, degree, omp_get_max_threads(),
-                   t[k][1 + (trials - 1) / 2], t[k][1]);
-        free(t[k]);
+                   med, t[0][k][1]);
+            continue;
+        }
+        double *ratio = malloc((size_t)counted * sizeof *ratio);
+        if (!ratio) {
+            fprintf(stderr, "lf-graph: out of memory\n");
+            return 1;
+        }
+        for (int r = 1; r < trials; r++)
+            ratio[r - 1] = t[1][k][r] / t[0][k][r];
+        double rmed = median(ratio, counted); /* sorts ratio */
+        printf("%-10s %8ld %6d %4d %10.3f %10.3f %8.3f %8.3f %8.3f\n", names[k], n, degree,
+               omp_get_max_threads(), median(t[0][k] + 1, counted), median(t[1][k] + 1, counted),
+               rmed, ratio[(counted - 1) / 4], ratio[(3 * (counted - 1)) / 4]);
+        free(ratio);
     }
-    free(a);
-    free(b);
-    free(c);
-    free(rank);
-    free(contrib);
-    free(g.row);
-    free(g.adj);
+    for (int m = 0; m < modes; m++)
+        for (int k = 0; k < 3; k++)
+            free(t[m][k]);
+    free(w.a);
+    free(w.b);
+    free(w.c);
+    free(w.rank);
+    free(w.contrib);
+    free(w.g.row);
+    free(w.g.adj);
     return ok ? 0 : 3;
 }

@@ -243,6 +243,23 @@ LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stat
  * -EINVAL for a NULL buf or len 0. */
 LF_API int lf_trace_file(long pid, char *buf, size_t len);
 
+/* ---- Preload shims ---- */
+
+/* libloopfarm-gomp and libloopfarm-kmp (not libloopfarm) define
+ *   int lf_shim_enable(int on);
+ * for programs that find it at run time, when a shim is preloaded:
+ *   lf_shim_enable_fn *f = (lf_shim_enable_fn *)dlsym(RTLD_DEFAULT, LF_SHIM_ENABLE);
+ * 0 leaves every loop that starts afterwards to the OpenMP runtime, as if
+ * neither LF_SCHEDULE nor LF_REPLACE were set; 1 takes them again as those
+ * variables say.  Returns the previous state (0 or 1); -EBUSY inside a
+ * parallel region (call it between regions, from the thread that starts
+ * them: every member of a team must see one state), -ENOENT for 1 when
+ * neither variable configured the shim, -EINVAL for another value.  For
+ * comparing a schedule with the runtime's own within one process
+ * (bench/lf-graph --alternate). */
+typedef int lf_shim_enable_fn(int on);
+#define LF_SHIM_ENABLE "lf_shim_enable"
+
 /* ---- OpenMP binding (used by <loopfarm/omp.h>; not called directly) ---- */
 
 /* A call site of LF_FOR: static storage, zero-initialised apart from the

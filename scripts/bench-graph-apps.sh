@@ -8,7 +8,11 @@
 # shim runs alternate, each run TRIALS trials (default 21; lf-graph reports the median of the
 # trials after the first); the table gives the median over the runs of each run's median, in
 # ms, and auto / bare (target: at most 1.02).  Under the busy process one run's median can sit
-# 25 % from the next one's (BENCHMARKS.md): use many rounds there.  A benchmark for a quiet
+# 25 % from the next one's (BENCHMARKS.md): use many rounds there.  Then, per setting, one
+# process runs ROUNDS x TRIALS trials with the shim switched off and on kernel by kernel
+# (lf-graph --alternate: libgomp's own schedule and auto on the same graph, in the same
+# process, where what differs between processes cancels); its rows, marked "1p", give the two
+# medians and the median of the per-trial ratios with its quartiles.  A benchmark for a quiet
 # machine: never part of make check.
 set -u
 build=$(cd "${1:?usage: bench-graph-apps.sh BUILDDIR [ROUNDS] [TRIALS] [SETTINGS]}" && pwd)
@@ -76,6 +80,10 @@ for setting in $settings; do
         a=$(awk -v k=$k '$1 == k { print $2 }' "$tmp/auto" | median)
         printf '%-10s %-10s %10.3f %10.3f %8.3f\n' "$setting" $k "$b" "$a" "$(echo "$a $b" | awk '{ print $1 / $2 }')"
     done
+    alt=$(LD_PRELOAD="$shim" LF_SCHEDULE=auto "$exe" --alternate --trials $((rounds * trials))) ||
+        { echo "bench-graph-apps: lf-graph --alternate failed" >&2; exit 1; }
+    printf '%s\n' "$alt" | awk -v s="$setting/1p" 'NR > 1 {
+        printf "%-10s %-10s %10.3f %10.3f %8.3f  (quartiles %s %s)\n", s, $1, $5, $6, $7, $8, $9 }'
     if [ -n "$hog" ]; then
         kill "$hog" 2>/dev/null
         wait "$hog" 2>/dev/null

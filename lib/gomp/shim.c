@@ -133,6 +133,9 @@ extern void GOMP_parallel(body_fn fn, void *data, unsigned nthreads, unsigned fl
 extern void GOMP_parallel_start(body_fn fn, void *data, unsigned nthreads);
 extern void GOMP_barrier(void);
 extern bool GOMP_barrier_cancel(void);
+/* Weak, as the omp_ names in shim.h: libgomp is the program's, not a library this one needs. */
+#pragma weak GOMP_parallel
+#pragma weak GOMP_parallel_start
 
 typedef bool (*start_fn)(long, long, long, long, long *, long *);
 typedef bool (*rstart_fn)(long, long, long, long *, long *);
@@ -229,6 +232,8 @@ static SHIM_TLS int nlegacy;
 /* Resolve libgomp's definitions and read the environment (once per process). */
 static void shim_setup(void)
 {
+    static const char *const runtime[] = {"libgomp.so.1", NULL};
+    lf__shim_find_runtime(runtime);
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
@@ -411,6 +416,13 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
     return next_chunk(st, istart, iend);
 }
 
+/* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
+SHIM_API int lf_shim_enable(int on)
+{
+    shim_ready();
+    return lf__shim_set_enabled(&cfg, on);
+}
+
 /* ---- Worksharing loop entry points ---- */
 
 #define LONG_START(name, src)                                                                      \
@@ -418,7 +430,7 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
-        if (cfg.enabled) {                                                                         \
+        if (lf__shim_enabled(&cfg)) {                                                              \
             r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend,        \
                            &taken, __builtin_return_address(0));                                   \
             if (taken)                                                                             \
@@ -432,7 +444,7 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
-        if (cfg.enabled) {                                                                         \
+        if (lf__shim_enabled(&cfg)) {                                                              \
             r = start_long(src, start, end, incr, 1, istart, iend, &taken,                         \
                            __builtin_return_address(0));                                           \
             if (taken)                                                                             \
@@ -462,7 +474,7 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
-        if (cfg.enabled) {                                                                         \
+        if (lf__shim_enabled(&cfg)) {                                                              \
             r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,      \
                           __builtin_return_address(0));                                            \
             if (taken)                                                                             \
@@ -476,7 +488,7 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
     {                                                                                              \
         bool taken, r;                                                                             \
         shim_ready();                                                                              \
-        if (cfg.enabled) {                                                                         \
+        if (lf__shim_enabled(&cfg)) {                                                              \
             r = start_ull(src, up, start, end, incr, 1, istart, iend, &taken,                      \
                           __builtin_return_address(0));                                            \
             if (taken)                                                                             \
@@ -546,7 +558,7 @@ SHIM_API bool GOMP_loop_start(long start, long end, long incr, long sched, long 
 {
     shim_ready();
     int src = src_of_code(sched);
-    if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
+    if (lf__shim_enabled(&cfg) && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
         r = start_long(src, start, end, incr, chunk > 0 ? (ull)chunk : 1, istart, iend, &taken,
                        __builtin_return_address(0));
@@ -561,7 +573,7 @@ SHIM_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sc
 {
     shim_ready();
     int src = src_of_code(sched);
-    if (cfg.enabled && !reductions && !mem && istart && src >= 0) {
+    if (lf__shim_enabled(&cfg) && !reductions && !mem && istart && src >= 0) {
         bool taken, r;
         r = start_ull(src, up, start, end, incr, chunk ? chunk : 1, istart, iend, &taken,
                       __builtin_return_address(0));
@@ -643,7 +655,7 @@ static void par_body(void *p)
 static bool par_decide(struct par_ctx *x, int src, body_fn fn, void *data, long start, long end,
                        long incr, ull chunk, const void *ra)
 {
-    if (!cfg.enabled)
+    if (!lf__shim_enabled(&cfg))
         return false;
     int e = decide(src, chunk, trip_long(start, end, incr), omp_get_level() + 1, &x->proto);
     if (e < 0)
@@ -699,7 +711,7 @@ PAR_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime, S_RUNTIME)
 static bool legacy_start(int src, body_fn fn, void *data, unsigned nthreads, long start, long end,
                          long incr, ull chunk, const void *ra)
 {
-    if (!cfg.enabled || omp_get_level() + 1 >= SHIM_LEVELS)
+    if (!lf__shim_enabled(&cfg) || omp_get_level() + 1 >= SHIM_LEVELS)
         return false;
     struct par_ctx *x = malloc(sizeof *x);
     if (!x)

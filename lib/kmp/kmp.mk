@@ -19,10 +19,11 @@ if HAVE_CLANG_OMP
 KMP_FROM_GOMP = dynamic guided runtime monotonic combined nowait reduction ordered doacross \
 	collapse ull bigbounds nested orphan many siblings sites
 KMP_OWN = int32 lastprivate
+KMP_SWITCH = tests/kmp/k_switch
 KMP_CONFORMANCE = $(KMP_FROM_GOMP:%=tests/kmp/k_%) $(KMP_OWN:%=tests/kmp/k_%)
 # check_SCRIPTS: built before the tests by the rules below (automake infers no sources).
-check_SCRIPTS = $(KMP_CONFORMANCE)
-CLEANFILES += $(KMP_CONFORMANCE)
+check_SCRIPTS = $(KMP_CONFORMANCE) $(KMP_SWITCH)
+CLEANFILES += $(KMP_CONFORMANCE) $(KMP_SWITCH)
 # As any clang OpenMP program is built: no loopfarm include path, no loopfarm library
 # (CFLAGS too, so that a sanitizer build's programs carry its runtime for the shim).
 KMP_CC = $(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp -I$(top_srcdir)/tests/gomp $(CFLAGS) \
@@ -35,6 +36,17 @@ $(KMP_OWN:%=tests/kmp/k_%): tests/kmp/k_%: $(top_srcdir)/tests/kmp/k_%.c \
 		$(top_srcdir)/tests/gomp/check.h
 	@$(MKDIR_P) tests/kmp
 	$(AM_V_CC)$(KMP_CC) $< -o $@ -lpthread
+# The dlopen'ed OpenMP library of tests/test_shim_process.sh, built for libomp.
+KMP_DLOPEN_LIB = tests/kmp/k_dlopen_lib.so
+check_DATA += $(KMP_DLOPEN_LIB)
+CLEANFILES += $(KMP_DLOPEN_LIB)
+$(KMP_DLOPEN_LIB): $(top_srcdir)/tests/gomp/g_dlopen_lib.c
+	@$(MKDIR_P) tests/kmp
+	$(AM_V_CC)$(KMP_CC) -fPIC -shared $< -o $@
+# lf_shim_enable under libloopfarm-kmp (tests/test_shim_process.sh runs it beside g_switch).
+$(KMP_SWITCH): $(top_srcdir)/tests/gomp/g_switch.c
+	@$(MKDIR_P) tests/kmp
+	$(AM_V_CC)$(KMP_CC) $< -o $@ -ldl
 TESTS += tests/kmp/run.sh
 endif
 

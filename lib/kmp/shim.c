@@ -150,14 +150,17 @@ static SHIM_TLS unsigned doacross; /* bit L: in a doacross loop at level L */
 /* Resolve libomp's definitions and read the environment (once per process). */
 static void shim_init(void)
 {
+    static const char *const runtime[] = {"libomp.so.5", "libomp.so", "libiomp5.so", NULL};
+    lf__shim_find_runtime(runtime);
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
     lf__shim_configure(&cfg);
-    if (cfg.enabled && !real.__kmpc_copyprivate) {
+    if (cfg.configured && !real.__kmpc_copyprivate) {
         fprintf(stderr, "loopfarm-kmp: the OpenMP runtime defines no __kmpc_copyprivate; every "
                         "loop stays the runtime's\n");
-        cfg.enabled = 0;
+        cfg.configured = 0;
+        atomic_store_explicit(&cfg.enabled, 0, memory_order_relaxed);
     }
     /* Release: the configuration is written before shim_ready's fast check sees it. */
     atomic_store_explicit(&init_done, 1, memory_order_release);
@@ -296,6 +299,13 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
     return true;
 }
 
+/* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
+SHIM_API int lf_shim_enable(int on)
+{
+    shim_ready();
+    return lf__shim_set_enabled(&cfg, on);
+}
+
 /* ---- Entry points ---- */
 
 /* _init for the form with bounds of type T and stride and chunk of type S.  Bounds become
@@ -305,7 +315,7 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
     SHIM_API void name(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, T lb, T ub, S st, S chunk)   \
     {                                                                                              \
         shim_ready();                                                                              \
-        if (cfg.enabled) {                                                                         \
+        if (lf__shim_enabled(&cfg)) {                                                              \
             ull l = (ull)(kmp_int64)lb, u = (ull)(kmp_int64)ub;                                    \
             bool ahead = st > 0 ? ub >= lb : lb >= ub;                                             \
             ull n =                                                                                \
@@ -359,7 +369,7 @@ SHIM_API void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_d
 {
     shim_ready();
     int level = omp_get_level();
-    if (cfg.enabled && level >= 0 && level < LF__SHIM_LEVELS)
+    if (lf__shim_enabled(&cfg) && level >= 0 && level < LF__SHIM_LEVELS)
         doacross |= 1u << level;
     REAL(__kmpc_doacross_init)(loc, gtid, num_dims, dims);
 }

@@ -36,6 +36,17 @@ static const char *const entry_what[LF__SHIM_ENTRIES] = {
 static const char *const entry_label[LF__SHIM_ENTRIES] = {"dynamic", "guided", "runtime-dynamic",
                                                           "runtime-guided", "runtime-auto"};
 
+/* ---- The runtime ---- */
+
+void lf__shim_find_runtime(const char *const *sonames)
+{
+    if (dlsym(RTLD_DEFAULT, "omp_get_level"))
+        return; /* in the global scope: the program's, or a preloaded library's */
+    for (; *sonames; sonames++)
+        if (dlopen(*sonames, RTLD_LAZY | RTLD_GLOBAL | RTLD_NOLOAD))
+            return; /* kept open: the shim uses it for the life of the process */
+}
+
 /* ---- Configuration ---- */
 
 static const char *const key_name[LF__SHIM_KEYS] = {"dynamic", "guided", "runtime",
@@ -146,8 +157,9 @@ void lf__shim_configure(struct lf__shim *s)
         sched = NULL;
     if (repl && !*repl)
         repl = NULL;
-    s->enabled = sched || repl;
-    if (!s->enabled)
+    s->configured = sched || repl;
+    atomic_store_explicit(&s->enabled, s->configured, memory_order_relaxed);
+    if (!s->configured)
         return;
     /* Static (one configuration per shim): s->spec points into the map's strings for the
      * life of the process, and leak checkers see them reachable. */
@@ -177,6 +189,19 @@ void lf__shim_configure(struct lf__shim *s)
                     s->spec[e] ? "loopfarm \"" : s->runtime, s->spec[e] ? s->spec[e] : "",
                     s->spec[e] ? "\"" : "");
     }
+}
+
+int lf__shim_set_enabled(struct lf__shim *s, int on)
+{
+    if (on != 0 && on != 1)
+        return -EINVAL;
+    /* Members decide at each loop's start whether the shim takes it, and must decide alike:
+     * a switch while a team runs could split one. */
+    if (omp_get_level() > 0)
+        return -EBUSY;
+    if (!s->configured)
+        return on ? -ENOENT : 0;
+    return atomic_exchange_explicit(&s->enabled, on, memory_order_relaxed);
 }
 
 /* ---- Taking a loop ---- */
@@ -220,7 +245,7 @@ static int pick_entry(const struct lf__shim *s, enum lf__shim_src src, lf__ull *
 int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, bool monotonic, lf__ull chunk,
                     lf__ull n, int level, struct lf__shim_loop *st)
 {
-    if (!s->enabled || level < 0 || level >= LF__SHIM_LEVELS)
+    if (!lf__shim_enabled(s) || level < 0 || level >= LF__SHIM_LEVELS)
         return -1;
     int e = pick_entry(s, src, &chunk, &monotonic);
     if (e < 0)

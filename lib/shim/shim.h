@@ -16,6 +16,16 @@
 
 #include <loopfarm.h>
 
+/* The shims link no OpenMP runtime: a preloaded library that lists libgomp among the libraries
+ * it needs made libgomp's team barriers sleep instead of spin (lib/gomp/gomp.mk).  The
+ * runtime's names they call are the program's runtime's, referenced weakly, so that a program
+ * without OpenMP run with a shim preloaded loads even under LD_BIND_NOW (they are called only
+ * from the runtime's entry points, which such a program never reaches). */
+#pragma weak omp_get_level
+#pragma weak omp_get_thread_num
+#pragma weak omp_get_num_threads
+#pragma weak omp_get_schedule
+
 /* Deepest omp_get_level() at which a shim takes loops (a thread keeps state per level). */
 #define LF__SHIM_LEVELS 16
 
@@ -55,7 +65,8 @@ enum lf__shim_key {
 struct lf__shim {
     const char *name;    /* "gomp", "kmp": messages say loopfarm-NAME, sites NAME:kind@... */
     const char *runtime; /* "libgomp", "libomp": who keeps the loops not taken */
-    int enabled;         /* LF_SCHEDULE or LF_REPLACE set: otherwise every call is forwarded */
+    int configured;      /* LF_SCHEDULE or LF_REPLACE set: otherwise every call is forwarded */
+    atomic_int enabled;  /* configured, and not switched off by lf_shim_enable(0) */
     int honour_chunk;    /* explicit chunks are units of scheduling (chunk:honour, default) */
     int guided_cap;      /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
@@ -83,9 +94,29 @@ struct lf__shim_bounds {
     lf__ull n, start, end, incr, unit;
 };
 
+/* Make the OpenMP runtime's names visible to dlsym(RTLD_NEXT) and to the weak references
+ * above when the runtime is in the process but outside its global scope: a library that uses
+ * OpenMP was dlopen'ed with RTLD_LOCAL (as Python loads extension modules) and brought it.
+ * sonames: the runtime's file names, NULL-terminated, of which the first loaded one is
+ * promoted (dlopen with RTLD_NOLOAD | RTLD_GLOBAL: nothing is loaded that was not). */
+void lf__shim_find_runtime(const char *const *sonames);
+
 /* Read LF_SCHEDULE, LF_REPLACE and LF_VERBOSE into s (s->name and s->runtime set by the
  * caller) and, under LF_VERBOSE, print what each kind of loop will run under. */
 void lf__shim_configure(struct lf__shim *s);
+
+/* Whether the shim takes loops now (read at each loop's start; relaxed: it changes only
+ * while no team runs, and a team's start orders the change before its members' reads). */
+static inline int lf__shim_enabled(const struct lf__shim *s)
+{
+    return atomic_load_explicit(&s->enabled, memory_order_relaxed);
+}
+
+/* lf_shim_enable's work for shim s (initialised): 1 switches taking loops back on, 0 leaves
+ * every loop to the runtime; returns the previous state (0 or 1), -EINVAL for another value
+ * of on, -EBUSY when called inside a parallel region (omp_get_level() > 0), -ENOENT for on = 1
+ * when neither LF_SCHEDULE nor LF_REPLACE configured the shim. */
+int lf__shim_set_enabled(struct lf__shim *s, int on);
 
 /* Parse LF_REPLACE's text into map[LF__SHIM_K_DYNAMIC..LF__SHIM_K_AUTO] (heap strings) and
  * s's chunk and cap switches; each error is reported once with the accepted forms. */

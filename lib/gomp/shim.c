@@ -89,6 +89,13 @@
  * Call sites.  Each loop learns on its own: its handles, and what they remember, belong to
  * the call site of its start (the return address of the entry point) and its team size.
  *
+ * Linking.  The shim needs no OpenMP runtime of its own (no -fopenmp, no libgomp in its
+ * DT_NEEDED entries): a preloaded library that needs libgomp made libgomp's barriers sleep
+ * instead of spin (lib/gomp/gomp.mk).  The omp_ and GOMP_ names it calls are the program's
+ * libgomp's, referenced weakly (lib/shim/shim.h); a libgomp that a dlopen'ed library brought
+ * outside the global scope is promoted to it at the first call (lf__shim_find_runtime).
+ * lf_shim_enable(on) switches taking loops off and on between parallel regions (loopfarm.h).
+ *
  * LF_VERBOSE=1 prints the configuration once and names each call site the first time the
  * shim takes a loop there.  The configuration, the choice of loops, call sites and the
  * logical iteration space are shared with libloopfarm-kmp (lib/shim/common.c).
@@ -229,7 +236,16 @@ static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
 
-/* Resolve libgomp's definitions and read the environment (once per process). */
+/* Read the environment (once per process: by the first entry point called, or by
+ * lf_shim_enable, which a program may call before any OpenMP runtime is in the process). */
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static void shim_configure(void)
+{
+    lf__shim_configure(&cfg);
+}
+
+/* Resolve libgomp's definitions and read the environment (once per process, at the first
+ * entry point called: libgomp is in the process by then). */
 static void shim_setup(void)
 {
     static const char *const runtime[] = {"libgomp.so.1", NULL};
@@ -237,7 +253,7 @@ static void shim_setup(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    lf__shim_configure(&cfg);
+    pthread_once(&config_once, shim_configure);
 }
 
 /* pthread_once's routine: set up, then publish (release) for shim_ready's fast check. */
@@ -419,7 +435,7 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
 /* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
 SHIM_API int lf_shim_enable(int on)
 {
-    shim_ready();
+    pthread_once(&config_once, shim_configure);
     return lf__shim_set_enabled(&cfg, on);
 }
 

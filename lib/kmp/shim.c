@@ -147,7 +147,16 @@ static SHIM_TLS unsigned doacross; /* bit L: in a doacross loop at level L */
 
 /* ---- Set-up ---- */
 
-/* Resolve libomp's definitions and read the environment (once per process). */
+/* Read the environment (once per process: by the first entry point called, or by
+ * lf_shim_enable, which a program may call before any OpenMP runtime is in the process). */
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static void shim_configure(void)
+{
+    lf__shim_configure(&cfg);
+}
+
+/* Resolve libomp's definitions and read the environment (once per process, at the first
+ * entry point called: libomp is in the process by then). */
 static void shim_init(void)
 {
     static const char *const runtime[] = {"libomp.so.5", "libomp.so", "libiomp5.so", NULL};
@@ -155,7 +164,7 @@ static void shim_init(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    lf__shim_configure(&cfg);
+    pthread_once(&config_once, shim_configure);
     if (cfg.configured && !real.__kmpc_copyprivate) {
         fprintf(stderr, "loopfarm-kmp: the OpenMP runtime defines no __kmpc_copyprivate; every "
                         "loop stays the runtime's\n");
@@ -302,7 +311,7 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
 /* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
 SHIM_API int lf_shim_enable(int on)
 {
-    shim_ready();
+    pthread_once(&config_once, shim_configure);
     return lf__shim_set_enabled(&cfg, on);
 }
 

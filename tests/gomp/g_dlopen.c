@@ -5,7 +5,11 @@
  *
  *   g_dlopen LIBRARY [ROUNDS]
  *
- * Exit 0 when every round's sum is the closed form, 1 otherwise. */
+ * With a shim preloaded (and LF_SCHEDULE set, as the test does), it first switches the shim
+ * off and on with lf_shim_enable before any OpenMP runtime is in the process: the switch must
+ * answer (1, then 0) without one.  Exit 0 when that holds and every round's sum is the closed
+ * form, 1 otherwise. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,15 @@ int main(int argc, char **argv)
     if (argc < 2 || argc > 3) {
         fprintf(stderr, "usage: g_dlopen LIBRARY [ROUNDS]\n");
         return 2;
+    }
+    int (*enable)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "lf_shim_enable");
+    if (enable) {
+        int off = enable(0), on = enable(1);
+        if (off != 1 || on != 0) {
+            fprintf(stderr, "g_dlopen: lf_shim_enable(0), (1) returned %d, %d; expected 1, 0\n",
+                    off, on);
+            return 1;
+        }
     }
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!lib) {

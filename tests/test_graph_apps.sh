@@ -2,7 +2,8 @@
 # tests/test_graph_apps.sh - an unmodified OpenMP application (bench/lf-graph:
 # BFS, PageRank, connected components with schedule(dynamic, 64 | 16384))
 # gets the sequential results bare and under the preload shim with auto,
-# its leases forced to steal on every claim, at 1, 2, 3 and 8 threads.
+# its leases forced to steal on every claim, at 1, 2, 3 and 8 threads; and lf-graph
+# --alternate (the shim switched off and on in one process) runs, and refuses without it.
 # Exit 77 when the program or the shim was not built.
 top=$(pwd)
 shim="$top/.libs/libloopfarm-gomp.so"
@@ -31,6 +32,25 @@ for t in 1 2 3 8; do
             fails=$((fails + 1))
         fi
     done
+done
+# --alternate: the shim switched off and on in one process, both results checked, a row per
+# kernel with the on/off ratio; refused (exit 2) without the shim or without a schedule.
+out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=auto \
+    timeout 120 "$prog" --scale 11 --trials 3 --alternate 2>&1)
+rc=$?
+rows=$(printf '%s\n' "$out" | awk 'NR == 1 && $7 == "on/off" { h = 1 } NR > 1 && NF == 9 { r++ } END { print h + 0, r + 0 }')
+if [ $rc -ne 0 ] || [ "$rows" != "1 3" ]; then
+    echo "FAIL: --alternate under the shim (exit $rc, header and rows $rows, expected 1 3)"
+    printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+    fails=$((fails + 1))
+fi
+for pre in "" "$preload"; do
+    out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$pre" timeout 120 "$prog" --scale 11 --trials 3 --alternate 2>&1)
+    rc=$?
+    if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q "needs the preload shim"; then
+        echo "FAIL: --alternate ${pre:+with the shim but }without a schedule: exit $rc, expected 2 and a message"
+        fails=$((fails + 1))
+    fi
 done
 [ $fails -eq 0 ] && echo "ok: BFS, PageRank, CC agree with their sequential runs under auto"
 [ $fails -eq 0 ]

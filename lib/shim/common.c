@@ -196,10 +196,10 @@ int lf__shim_set_enabled(struct lf__shim *s, int on)
     if (on != 0 && on != 1)
         return -EINVAL;
     /* Members decide at each loop's start whether the shim takes it, and must decide alike:
-     * a switch while a team runs could split one. */
-    /* Looked up, not called through the weak reference: a program may switch before any
-     * runtime is in the process, and taking the weak name's address would bind every call
-     * of it at load time, to nothing when the runtime comes later (dlopen). */
+     * a switch while a team runs could split one.  omp_get_level is looked up here, not
+     * called through the weak reference: a program may switch before any runtime is in the
+     * process, and taking the weak name's address would bind every call of it at load time,
+     * to nothing when the runtime comes later (dlopen). */
     int (*level)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_level");
     if (level && level() > 0)
         return -EBUSY;

@@ -236,14 +236,6 @@ static SHIM_TLS int nlegacy;
 
 /* ---- Configuration ---- */
 
-/* Read the environment (once per process: by the first entry point called, or by
- * lf_shim_enable, which a program may call before any OpenMP runtime is in the process). */
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
-static void shim_configure(void)
-{
-    lf__shim_configure(&cfg);
-}
-
 /* Resolve libgomp's definitions and read the environment (once per process, at the first
  * entry point called: libgomp is in the process by then). */
 static void shim_setup(void)
@@ -253,7 +245,7 @@ static void shim_setup(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    pthread_once(&config_once, shim_configure);
+    lf__shim_configure(&cfg);
 }
 
 /* pthread_once's routine: set up, then publish (release) for shim_ready's fast check. */
@@ -435,7 +427,6 @@ static bool start_ull(int src, bool up, ull start, ull end, ull incr, ull chunk,
 /* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
 SHIM_API int lf_shim_enable(int on)
 {
-    pthread_once(&config_once, shim_configure);
     return lf__shim_set_enabled(&cfg, on);
 }
 

@@ -147,14 +147,6 @@ static SHIM_TLS unsigned doacross; /* bit L: in a doacross loop at level L */
 
 /* ---- Set-up ---- */
 
-/* Read the environment (once per process: by the first entry point called, or by
- * lf_shim_enable, which a program may call before any OpenMP runtime is in the process). */
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
-static void shim_configure(void)
-{
-    lf__shim_configure(&cfg);
-}
-
 /* Resolve libomp's definitions and read the environment (once per process, at the first
  * entry point called: libomp is in the process by then). */
 static void shim_init(void)
@@ -164,7 +156,7 @@ static void shim_init(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    pthread_once(&config_once, shim_configure);
+    lf__shim_configure(&cfg);
     if (cfg.configured && !real.__kmpc_copyprivate) {
         fprintf(stderr, "loopfarm-kmp: the OpenMP runtime defines no __kmpc_copyprivate; every "
                         "loop stays the runtime's\n");
@@ -311,7 +303,6 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
 /* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
 SHIM_API int lf_shim_enable(int on)
 {
-    pthread_once(&config_once, shim_configure);
     return lf__shim_set_enabled(&cfg, on);
 }
 

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <omp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -139,7 +140,8 @@ static const char *spec_of(const struct lf__shim *s, const char *v)
     return v;
 }
 
-void lf__shim_configure(struct lf__shim *s)
+/* Read the environment into s (lf__shim_configure does it once). */
+static void configure_now(struct lf__shim *s)
 {
     const char *sched = lf__env(LF__ENV_SCHEDULE);
     const char *repl = lf__env(LF__ENV_REPLACE);
@@ -191,10 +193,27 @@ void lf__shim_configure(struct lf__shim *s)
     }
 }
 
+/* One shim per library (common.c is compiled into each): one lock. */
+static pthread_mutex_t configure_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void lf__shim_configure(struct lf__shim *s)
+{
+    /* Acquire: pairs with the release below; the configuration is read after it is written. */
+    if (atomic_load_explicit(&s->configured_once, memory_order_acquire))
+        return;
+    pthread_mutex_lock(&configure_lock);
+    if (!atomic_load_explicit(&s->configured_once, memory_order_relaxed)) {
+        configure_now(s);
+        atomic_store_explicit(&s->configured_once, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&configure_lock);
+}
+
 int lf__shim_set_enabled(struct lf__shim *s, int on)
 {
     if (on != 0 && on != 1)
         return -EINVAL;
+    lf__shim_configure(s); /* a program may switch before any entry point was called */
     /* Members decide at each loop's start whether the shim takes it, and must decide alike:
      * a switch while a team runs could split one.  omp_get_level is looked up here, not
      * called through the weak reference: a program may switch before any runtime is in the

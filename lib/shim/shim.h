@@ -67,8 +67,9 @@ struct lf__shim {
     const char *runtime; /* "libgomp", "libomp": who keeps the loops not taken */
     int configured;      /* LF_SCHEDULE or LF_REPLACE set: otherwise every call is forwarded */
     atomic_int enabled;  /* configured, and not switched off by lf_shim_enable(0) */
-    int honour_chunk;    /* explicit chunks are units of scheduling (chunk:honour, default) */
-    int guided_cap;      /* schedule(guided) loops keep OpenMP's guided bound (default) */
+    atomic_int configured_once; /* lf__shim_configure has read the environment */
+    int honour_chunk; /* explicit chunks are units of scheduling (chunk:honour, default) */
+    int guided_cap;   /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
     const char *spec[LF__SHIM_ENTRIES];        /* NULL: the runtime's own */
     struct lf_site fallback[LF__SHIM_ENTRIES]; /* when the table of call sites is full */
@@ -102,7 +103,8 @@ struct lf__shim_bounds {
 void lf__shim_find_runtime(const char *const *sonames);
 
 /* Read LF_SCHEDULE, LF_REPLACE and LF_VERBOSE into s (s->name and s->runtime set by the
- * caller) and, under LF_VERBOSE, print what each kind of loop will run under. */
+ * caller) and, under LF_VERBOSE, print what each kind of loop will run under; once per
+ * process: later calls (a shim's set-up, lf__shim_set_enabled) return at once. */
 void lf__shim_configure(struct lf__shim *s);
 
 /* Whether the shim takes loops now (read at each loop's start; relaxed: it changes only
@@ -112,10 +114,10 @@ static inline int lf__shim_enabled(const struct lf__shim *s)
     return atomic_load_explicit(&s->enabled, memory_order_relaxed);
 }
 
-/* lf_shim_enable's work for shim s (initialised): 1 switches taking loops back on, 0 leaves
- * every loop to the runtime; returns the previous state (0 or 1), -EINVAL for another value
- * of on, -EBUSY when called inside a parallel region (omp_get_level() > 0), -ENOENT for on = 1
- * when neither LF_SCHEDULE nor LF_REPLACE configured the shim. */
+/* lf_shim_enable's work for shim s (configured first if it is not yet): 1 switches taking loops
+ * back on, 0 leaves every loop to the runtime; returns the previous state (0 or 1), -EINVAL for
+ * another value of on, -EBUSY when called inside a parallel region (omp_get_level() > 0), -ENOENT
+ * for on = 1 when neither LF_SCHEDULE nor LF_REPLACE configured the shim. */
 int lf__shim_set_enabled(struct lf__shim *s, int on);
 
 /* Parse LF_REPLACE's text into map[LF__SHIM_K_DYNAMIC..LF__SHIM_K_AUTO] (heap strings) and

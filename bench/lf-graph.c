@@ -257,6 +257,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: lf-graph [--scale S] [--degree D] [--trials T] [--seed X] [--alternate]\n"
+            "                [--block B]\n"
             "  BFS, PageRank (%d sweeps) and connected components over an R-MAT graph of\n"
             "  2^S vertices and mean degree D, written as plain OpenMP loops with\n"
             "  schedule(dynamic, 64) (BFS frontiers, component labels) and\n"
@@ -272,7 +273,15 @@ static void usage(FILE *f)
             "              (libgomp's own schedule) and on, back to back, in every\n"
             "              trial (order swapped each trial); print both medians and\n"
             "              the median of the trials' on/off ratios (needs the shim\n"
-            "              preloaded with LF_SCHEDULE or LF_REPLACE set)\n"
+            "              preloaded with LF_SCHEDULE or LF_REPLACE set); then the\n"
+            "              ratio of the summed times (total) and, over blocks of B\n"
+            "              trials in a row, the median of the blocks' summed-time\n"
+            "              ratios with its quartiles (blk, bq1, bq3).  Beside a busy\n"
+            "              process a trial lasts about one of its 4-ms time slices,\n"
+            "              so single trials are bimodal and their median ratio can\n"
+            "              flip between modes from run to run; a block spans many\n"
+            "              slices\n"
+            "  --block B   trials per block of --alternate's block ratios [10]\n"
             "example: LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --trials 21\n"
             "         LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --alternate\n",
             PR_ITERS);
@@ -331,7 +340,7 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-    int scale = 17, degree = 16, trials = 11, alternate = 0;
+    int scale = 17, degree = 16, trials = 11, alternate = 0, block = 10, block_given = 0;
     uint64_t seed = 1;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
@@ -347,11 +356,19 @@ int main(int argc, char **argv)
             seed = (uint64_t)option(argc, argv, &a, 0, 1L << 62);
         } else if (!strcmp(argv[a], "--alternate")) {
             alternate = 1;
+        } else if (!strcmp(argv[a], "--block")) {
+            block = (int)option(argc, argv, &a, 1, 100000);
+            block_given = 1;
         } else {
             fprintf(stderr, "lf-graph: unknown option %s\n", argv[a]);
             usage(stderr);
             return 2;
         }
+    }
+    if (block_given && !alternate) {
+        fprintf(stderr,
+                "lf-graph: --block sizes --alternate's block ratios: give --alternate too\n");
+        return 2;
     }
     /* The shim's switch, looked up as any program would (no link to loopfarm). */
     int (*shim_enable)(int) = NULL;
@@ -420,8 +437,9 @@ int main(int argc, char **argv)
         printf("%-10s %8s %6s %4s %10s %10s\n", "kernel", "vertices", "degree", "thr", "median_ms",
                "min_ms");
     if (ok && alternate)
-        printf("%-10s %8s %6s %4s %10s %10s %8s %8s %8s\n", "kernel", "vertices", "degree", "thr",
-               "off_ms", "on_ms", "on/off", "q1", "q3");
+        printf("%-10s %8s %6s %4s %10s %10s %8s %8s %8s %8s %8s %8s %8s\n", "kernel", "vertices",
+               "degree", "thr", "off_ms", "on_ms", "on/off", "q1", "q3", "total", "blk", "bq1",
+               "bq3");
     for (int k = 0; ok && k < 3; k++) {
         if (!alternate) {
             double med = median(t[0][k] + 1, counted);
@@ -430,17 +448,39 @@ int main(int argc, char **argv)
             continue;
         }
         double *ratio = malloc((size_t)counted * sizeof *ratio);
-        if (!ratio) {
+        /* Blocks of `block` counted trials in a row (a last partial block
+         * counts when it holds at least half a block). */
+        int nblk = 0;
+        double *bratio = malloc((size_t)(counted / block + 1) * sizeof *bratio);
+        if (!ratio || !bratio) {
             fprintf(stderr, "lf-graph: out of memory\n");
             return 1;
         }
-        for (int r = 1; r < trials; r++)
+        double on = 0.0, off = 0.0, bon = 0.0, boff = 0.0;
+        for (int r = 1; r < trials; r++) {
             ratio[r - 1] = t[1][k][r] / t[0][k][r];
-        double rmed = median(ratio, counted); /* sorts ratio */
-        printf("%-10s %8ld %6d %4d %10.3f %10.3f %8.3f %8.3f %8.3f\n", names[k], n, degree,
+            on += t[1][k][r];
+            off += t[0][k][r];
+            bon += t[1][k][r];
+            boff += t[0][k][r];
+            int in_block = (r - 1) % block + 1;
+            if (in_block == block || (r == trials - 1 && 2 * in_block >= block)) {
+                bratio[nblk++] = bon / boff;
+                bon = boff = 0.0;
+            }
+        }
+        double rmed = median(ratio, counted);            /* sorts ratio */
+        double bmed = nblk ? median(bratio, nblk) : 0.0; /* sorts bratio */
+        printf("%-10s %8ld %6d %4d %10.3f %10.3f %8.3f %8.3f %8.3f %8.3f", names[k], n, degree,
                omp_get_max_threads(), median(t[0][k] + 1, counted), median(t[1][k] + 1, counted),
-               rmed, ratio[(counted - 1) / 4], ratio[(3 * (counted - 1)) / 4]);
+               rmed, ratio[(counted - 1) / 4], ratio[(3 * (counted - 1)) / 4], on / off);
+        if (nblk)
+            printf(" %8.3f %8.3f %8.3f\n", bmed, bratio[(nblk - 1) / 4],
+                   bratio[(3 * (nblk - 1)) / 4]);
+        else /* fewer counted trials than half a block */
+            printf(" %8s %8s %8s\n", "-", "-", "-");
         free(ratio);
+        free(bratio);
     }
     for (int m = 0; m < modes; m++)
         for (int k = 0; k < 3; k++)

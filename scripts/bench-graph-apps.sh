@@ -12,7 +12,10 @@
 # process runs ROUNDS x TRIALS trials with the shim switched off and on kernel by kernel
 # (lf-graph --alternate: libgomp's own schedule and auto on the same graph, in the same
 # process, where what differs between processes cancels); its rows, marked "1p", give the two
-# medians and the median of the per-trial ratios with its quartiles.  A benchmark for a quiet
+# medians and the median of the per-trial ratios with its quartiles, the ratio of the summed
+# times, and the median (quartiles) of the summed-time ratios over blocks of TRIALS trials.
+# Beside the busy process single trials are bimodal (a trial lasts about one 4-ms time slice
+# of the shared core): judge that setting by the summed and block ratios.  A benchmark for a quiet
 # machine: never part of make check.
 set -u
 build=$(cd "${1:?usage: bench-graph-apps.sh BUILDDIR [ROUNDS] [TRIALS] [SETTINGS]}" && pwd)
@@ -80,10 +83,12 @@ for setting in $settings; do
         a=$(awk -v k=$k '$1 == k { print $2 }' "$tmp/auto" | median)
         printf '%-10s %-10s %10.3f %10.3f %8.3f\n' "$setting" $k "$b" "$a" "$(echo "$a $b" | awk '{ print $1 / $2 }')"
     done
-    alt=$(LD_PRELOAD="$shim" LF_SCHEDULE=auto "$exe" --alternate --trials $((rounds * trials))) ||
+    alt=$(LD_PRELOAD="$shim" LF_SCHEDULE=auto "$exe" --alternate --trials $((rounds * trials)) \
+        --block "$trials") ||
         { echo "bench-graph-apps: lf-graph --alternate failed" >&2; exit 1; }
-    printf '%s\n' "$alt" | awk -v s="$setting/1p" 'NR > 1 {
-        printf "%-10s %-10s %10.3f %10.3f %8.3f  (quartiles %s %s)\n", s, $1, $5, $6, $7, $8, $9 }'
+    printf '%s\n' "$alt" | awk -v s="$setting/1p" -v b="$trials" 'NR > 1 {
+        printf "%-10s %-10s %10.3f %10.3f %8.3f  (quartiles %s %s; summed %s; blocks of %d: %s, quartiles %s %s)\n",
+            s, $1, $5, $6, $7, $8, $9, $10, b, $11, $12, $13 }'
     if [ -n "$hog" ]; then
         kill "$hog" 2>/dev/null
         wait "$hog" 2>/dev/null

@@ -34,14 +34,37 @@ for t in 1 2 3 8; do
     done
 done
 # --alternate: the shim switched off and on in one process, both results checked, a row per
-# kernel with the on/off ratio; refused (exit 2) without the shim or without a schedule.
+# kernel with the on/off ratio, the summed-time ratio and the block ratios; with one block of
+# all the counted trials (--trials 5 --block 4) the block ratio is the summed-time ratio, and
+# with too few trials for half a block it reads "-".  Refused (exit 2) without the shim or
+# without a schedule, with a block of 0, and --block without --alternate.
+for args in "--trials 5 --block 4" "--trials 3"; do
+    # shellcheck disable=SC2086 # $args is a list of options
+    out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=auto \
+        timeout 120 "$prog" --scale 11 $args --alternate 2>&1)
+    rc=$?
+    case $args in *--block*) one=1 ;; *) one= ;; esac
+    rows=$(printf '%s\n' "$out" | awk -v one="$one" '
+        NR == 1 && $7 == "on/off" && $10 == "total" && $11 == "blk" { h = 1 }
+        NR > 1 && NF == 13 && $10 > 0 && (one != "" ? $11 == $10 && $12 == $10 : $11 == "-") { r++ }
+        END { print h + 0, r + 0 }')
+    if [ $rc -ne 0 ] || [ "$rows" != "1 3" ]; then
+        echo "FAIL: --alternate $args under the shim (exit $rc, header and rows $rows, expected 1 3)"
+        printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+done
 out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=auto \
-    timeout 120 "$prog" --scale 11 --trials 3 --alternate 2>&1)
+    timeout 120 "$prog" --scale 11 --trials 3 --alternate --block 0 2>&1)
 rc=$?
-rows=$(printf '%s\n' "$out" | awk 'NR == 1 && $7 == "on/off" { h = 1 } NR > 1 && NF == 9 { r++ } END { print h + 0, r + 0 }')
-if [ $rc -ne 0 ] || [ "$rows" != "1 3" ]; then
-    echo "FAIL: --alternate under the shim (exit $rc, header and rows $rows, expected 1 3)"
-    printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "--block: expected an integer"; then
+    echo "FAIL: --block 0: exit $rc, expected 2 and a message"
+    fails=$((fails + 1))
+fi
+out=$(OMP_NUM_THREADS=2 timeout 120 "$prog" --scale 11 --trials 3 --block 2 2>&1)
+rc=$?
+if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "give --alternate too"; then
+    echo "FAIL: --block without --alternate: exit $rc, expected 2 and a message"
     fails=$((fails + 1))
 fi
 for pre in "" "$preload"; do

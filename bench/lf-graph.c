@@ -338,9 +338,18 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The median, lower and upper quartiles of v[0..n), n >= 1 (sorts v in place). */
+static void quartiles(double *v, int n, double q[3])
+{
+    q[0] = median(v, n);
+    q[1] = v[(n - 1) / 4];
+    q[2] = v[(3 * (n - 1)) / 4];
+}
+
 int main(int argc, char **argv)
 {
-    int scale = 17, degree = 16, trials = 11, alternate = 0, block = 10, block_given = 0;
+    int scale = 17, degree = 16, trials = 11, alternate = 0;
+    int block = 0; /* --block B; 0: not given (10 blocks a row under --alternate) */
     uint64_t seed = 1;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
@@ -358,18 +367,19 @@ int main(int argc, char **argv)
             alternate = 1;
         } else if (!strcmp(argv[a], "--block")) {
             block = (int)option(argc, argv, &a, 1, 100000);
-            block_given = 1;
         } else {
             fprintf(stderr, "lf-graph: unknown option %s\n", argv[a]);
             usage(stderr);
             return 2;
         }
     }
-    if (block_given && !alternate) {
+    if (block && !alternate) {
         fprintf(stderr,
                 "lf-graph: --block sizes --alternate's block ratios: give --alternate too\n");
         return 2;
     }
+    if (!block)
+        block = 10;
     /* The shim's switch, looked up as any program would (no link to loopfarm). */
     int (*shim_enable)(int) = NULL;
     if (alternate) {
@@ -469,15 +479,15 @@ int main(int argc, char **argv)
                 bon = boff = 0.0;
             }
         }
-        double rmed = median(ratio, counted);            /* sorts ratio */
-        double bmed = nblk ? median(bratio, nblk) : 0.0; /* sorts bratio */
+        double rq[3], bq[3];
+        quartiles(ratio, counted, rq);
         printf("%-10s %8ld %6d %4d %10.3f %10.3f %8.3f %8.3f %8.3f %8.3f", names[k], n, degree,
                omp_get_max_threads(), median(t[0][k] + 1, counted), median(t[1][k] + 1, counted),
-               rmed, ratio[(counted - 1) / 4], ratio[(3 * (counted - 1)) / 4], on / off);
-        if (nblk)
-            printf(" %8.3f %8.3f %8.3f\n", bmed, bratio[(nblk - 1) / 4],
-                   bratio[(3 * (nblk - 1)) / 4]);
-        else /* fewer counted trials than half a block */
+               rq[0], rq[1], rq[2], on / off);
+        if (nblk) {
+            quartiles(bratio, nblk, bq);
+            printf(" %8.3f %8.3f %8.3f\n", bq[0], bq[1], bq[2]);
+        } else /* fewer counted trials than half a block */
             printf(" %8s %8s %8s\n", "-", "-", "-");
         free(ratio);
         free(bratio);

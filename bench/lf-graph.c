@@ -10,6 +10,7 @@
  * sequential computation; a wrong result exits 3.
  *
  *   lf-graph [--scale S] [--degree D] [--trials T] [--seed X] [--alternate]
+ *            [--block B] [--kernels LIST]
  *
  * Prints per kernel the median and minimum time of the trials after the
  * first (steady state), in ms.  With --alternate (the shim preloaded and
@@ -257,7 +258,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: lf-graph [--scale S] [--degree D] [--trials T] [--seed X] [--alternate]\n"
-            "                [--block B]\n"
+            "                [--block B] [--kernels LIST]\n"
             "  BFS, PageRank (%d sweeps) and connected components over an R-MAT graph of\n"
             "  2^S vertices and mean degree D, written as plain OpenMP loops with\n"
             "  schedule(dynamic, 64) (BFS frontiers, component labels) and\n"
@@ -282,6 +283,9 @@ static void usage(FILE *f)
             "              flip between modes from run to run; a block spans many\n"
             "              slices\n"
             "  --block B   trials per block of --alternate's block ratios [10]\n"
+            "  --kernels LIST  the kernels to run, comma-separated, of bfs, pagerank\n"
+            "              and cc [all three]: one kernel alone makes a trial short,\n"
+            "              so many trials fit in a run\n"
             "example: LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --trials 21\n"
             "         LD_PRELOAD=libloopfarm-gomp.so LF_SCHEDULE=auto lf-graph --alternate\n",
             PR_ITERS);
@@ -306,6 +310,32 @@ struct work {
     long *a, *b, *c;
     double *rank, *contrib;
 };
+
+static const char *const names[3] = {"bfs", "pagerank", "cc"};
+
+/* --kernels LIST: sets want[k] for each kernel named in the comma-separated
+ * LIST; 0, or -1 after a message naming what was expected. */
+static int kernels_of(const char *list, int want[3])
+{
+    want[0] = want[1] = want[2] = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        int k = 0;
+        while (k < 3 && !(strlen(names[k]) == len && !strncmp(p, names[k], len)))
+            k++;
+        if (k == 3) {
+            fprintf(stderr,
+                    "lf-graph: --kernels: '%.*s' is not a kernel: expected a comma-separated "
+                    "list of bfs, pagerank and cc\n",
+                    (int)len, p);
+            return -1;
+        }
+        want[k] = 1;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
 
 /* Run kernel k (0 BFS, 1 PageRank, 2 CC) once; its time in ms. */
 static double run_kernel(struct work *w, int k)
@@ -349,7 +379,8 @@ static void quartiles(double *v, int n, double q[3])
 int main(int argc, char **argv)
 {
     int scale = 17, degree = 16, trials = 11, alternate = 0;
-    int block = 0; /* --block B; 0: not given (10 blocks a row under --alternate) */
+    int block = 0;           /* --block B; 0: not given (10 blocks a row under --alternate) */
+    int want[3] = {1, 1, 1}; /* --kernels */
     uint64_t seed = 1;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
@@ -367,6 +398,14 @@ int main(int argc, char **argv)
             alternate = 1;
         } else if (!strcmp(argv[a], "--block")) {
             block = (int)option(argc, argv, &a, 1, 100000);
+        } else if (!strcmp(argv[a], "--kernels")) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "lf-graph: --kernels: expected a comma-separated list of bfs, "
+                                "pagerank and cc\n");
+                return 2;
+            }
+            if (kernels_of(argv[++a], want) < 0)
+                return 2;
         } else {
             fprintf(stderr, "lf-graph: unknown option %s\n", argv[a]);
             usage(stderr);
@@ -422,11 +461,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "lf-graph: out of memory\n");
         return 1;
     }
-    static const char *const names[3] = {"bfs", "pagerank", "cc"};
     int ok = 1;
     for (int r = 0; r < trials; r++)
         for (int k = 0; k < 3; k++)
-            for (int i = 0; i < modes; i++) {
+            for (int i = 0; i < modes && want[k]; i++) {
                 /* Alternating: off then on in even trials, on then off in odd ones. */
                 int m = alternate ? (i + r) % 2 : 0;
                 if (alternate && shim_enable(m) < 0) {
@@ -451,6 +489,8 @@ int main(int argc, char **argv)
                "degree", "thr", "off_ms", "on_ms", "on/off", "q1", "q3", "total", "blk", "bq1",
                "bq3");
     for (int k = 0; ok && k < 3; k++) {
+        if (!want[k])
+            continue;
         if (!alternate) {
             double med = median(t[0][k] + 1, counted);
             printf("%-10s %8ld %6d %4d %10.3f %10.3f\n", names[k], n, degree, omp_get_max_threads(),

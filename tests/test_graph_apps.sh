@@ -2,8 +2,9 @@
 # tests/test_graph_apps.sh - an unmodified OpenMP application (bench/lf-graph:
 # BFS, PageRank, connected components with schedule(dynamic, 64 | 16384))
 # gets the sequential results bare and under the preload shim with auto,
-# its leases forced to steal on every claim, at 1, 2, 3 and 8 threads; and lf-graph
-# --alternate (the shim switched off and on in one process) runs, and refuses without it.
+# its leases forced to steal on every claim, at 1, 2, 3 and 8 threads; lf-graph
+# --alternate (the shim switched off and on in one process) runs, and refuses without it;
+# --kernels runs the kernels named and refuses others.
 # Exit 77 when the program or the shim was not built.
 top=$(pwd)
 shim="$top/.libs/libloopfarm-gomp.so"
@@ -67,6 +68,34 @@ if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "give --alternate too"; 
     echo "FAIL: --block without --alternate: exit $rc, expected 2 and a message"
     fails=$((fails + 1))
 fi
+# --kernels: only the kernels named, in the usual order (their results still checked, so a
+# wrong one exits 3), with or without --alternate; an unknown name, an empty item or a missing
+# list is refused (exit 2) naming the choices.
+for args in "--kernels cc,bfs" "--kernels pagerank --alternate"; do
+    # shellcheck disable=SC2086 # $args is a list of options
+    out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=auto \
+        timeout 120 "$prog" --scale 11 --trials 3 $args 2>&1)
+    rc=$?
+    case $args in *pagerank*) want=pagerank ;; *) want="bfs cc" ;; esac
+    got=$(printf '%s\n' "$out" | awk 'NR > 1 { printf "%s%s", s, $1; s = " " }')
+    if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
+        echo "FAIL: $args: exit $rc, rows '$got', expected '$want'"
+        printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+done
+for list in "bfs,sssp" "bfs," ""; do
+    if [ -n "$list" ]; then
+        out=$(OMP_NUM_THREADS=2 timeout 120 "$prog" --scale 11 --trials 3 --kernels "$list" 2>&1)
+    else
+        out=$(OMP_NUM_THREADS=2 timeout 120 "$prog" --scale 11 --trials 3 --kernels 2>&1)
+    fi
+    rc=$?
+    if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q "list of bfs, pagerank and cc"; then
+        echo "FAIL: --kernels '$list': exit $rc, expected 2 and a message naming the kernels"
+        fails=$((fails + 1))
+    fi
+done
 for pre in "" "$preload"; do
     out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$pre" timeout 120 "$prog" --scale 11 --trials 3 --alternate 2>&1)
     rc=$?

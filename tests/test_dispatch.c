@@ -2,11 +2,13 @@
  * a call site remembers, recalibration when rates drift, calibration that
  * leaves nobody waiting, the LF_TRACE file, loop statistics. */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dispatch/dispatch.h" /* struct lf_loop: the site memory */
@@ -231,6 +233,91 @@ static void test_stalled_member_holds_back_one_piece(void)
     CU_ASSERT(st.steals >= 1);
     CU_ASSERT_EQUAL(st.stolen, 875);
     CU_ASSERT(st.pieces > st.chunks);
+    lf_loop_destroy(loop);
+}
+
+/* Busy-wait at least us microseconds of wall time. */
+static void spin_us(unsigned long us)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < (long)us * 1000L);
+}
+
+/* A member whose iterations take at least 1 us each; it records its first
+ * piece and whether every later piece was at most twice the one before or
+ * at most the first size allowed (bound). */
+struct ramp_arg {
+    lf_loop *loop;
+    int tid;
+    long n;
+    unsigned long bound, first_piece, iters;
+    int doubling_ok;
+};
+
+static void *ramp_member(void *p)
+{
+    struct ramp_arg *a = p;
+    long first;
+    unsigned long cnt, prev = 0;
+    a->first_piece = a->iters = 0;
+    a->doubling_ok = 1;
+    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
+        return NULL;
+    while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
+        if (prev)
+            a->doubling_ok &= cnt <= 2 * prev || cnt <= a->bound;
+        else
+            a->first_piece = cnt;
+        prev = cnt;
+        spin_us(cnt);
+        a->iters += cnt;
+    }
+    lf_loop_end(a->loop, a->tid);
+    return NULL;
+}
+
+/* Where the call site's memory stands in for calibration, auto's pieces
+ * ramp up in each loop instance: a member's first piece holds at most
+ * LF__PIECE_FIRST_NS of the time per iteration the memory expects of it
+ * (iterations of at least 1 us: a few iterations, where an eighth of its
+ * first chunk is a few hundred), and every later piece at most twice the
+ * one before it, across its chunks, or that first size.  Timing noise may
+ * drop the memory in an instance (then it calibrates, and no ramp is
+ * asked for); some of eight start from it. */
+static void test_pieces_ramp_up(void)
+{
+    lf_loop *loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    int from_memory = 0;
+    for (int inst = 0; inst < 8; inst++) {
+        unsigned long bound[2];
+        for (int t = 0; t < 2; t++) /* what the memory expects, before the instance */
+            bound[t] = loop->mem.valid && loop->mem.ipt[t] > 0.0
+                           ? (unsigned long)ceil(LF__PIECE_FIRST_NS / loop->mem.ipt[t])
+                           : 0;
+        struct ramp_arg a[2] = {{loop, 0, 3000, bound[0] > 1 ? bound[0] : 1, 0, 0, 1},
+                                {loop, 1, 3000, bound[1] > 1 ? bound[1] : 1, 0, 0, 1}};
+        pthread_t th[2];
+        for (int t = 0; t < 2; t++)
+            pthread_create(&th[t], NULL, ramp_member, &a[t]);
+        for (int t = 0; t < 2; t++)
+            pthread_join(th[t], NULL);
+        struct lf_loop_stats st;
+        CU_ASSERT_EQUAL_FATAL(lf_loop_last_stats(loop, &st), 0);
+        CU_ASSERT_EQUAL(a[0].iters + a[1].iters, 3000);
+        if (st.from_memory) {
+            from_memory++;
+            for (int t = 0; t < 2; t++) {
+                CU_ASSERT(bound[t] > 0);
+                CU_ASSERT(a[t].first_piece <= a[t].bound);
+                CU_ASSERT(a[t].doubling_ok);
+            }
+        }
+    }
+    CU_ASSERT(from_memory > 0);
     lf_loop_destroy(loop);
 }
 
@@ -578,6 +665,7 @@ int main(int argc, char **argv)
         {"trace_covers_every_iteration", test_trace},
         {"trace_profile", test_trace_profile},
         {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
+        {"pieces_ramp_up", test_pieces_ramp_up},
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},

@@ -64,7 +64,8 @@ void lf__lease_mark(struct lf__slot *s, int tid)
 uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c)
 {
     struct lf__thr *th = &l->thr[tid];
-    uint64_t p = c ? lf__exec_piece(&s->ex, tid, (enum lf__lease_mode)s->lease_mode, c, c) : 0;
+    uint64_t p =
+        c ? lf__exec_piece(&s->ex, tid, (enum lf__lease_mode)s->lease_mode, c, c, th->piece_n) : 0;
     /* Relaxed: the range is the only thing the word hands out. */
     lf__store_relaxed(&s->lease[tid].range, p < c ? pack(lo + p, lo + c) : LEASE_EMPTY);
     th->run_n = p;
@@ -81,8 +82,8 @@ uint64_t lf__lease_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_
         uint64_t rem = left_in(w);
         if (!rem)
             return 0;
-        uint64_t p =
-            lf__exec_piece(&s->ex, tid, (enum lf__lease_mode)s->lease_mode, th->chunk_n, rem);
+        uint64_t p = lf__exec_piece(&s->ex, tid, (enum lf__lease_mode)s->lease_mode, th->chunk_n,
+                                    rem, th->piece_n);
         /* Relaxed: the range is the only thing the word hands out; a thief
          * that lowered back makes this fail and we retry with its value. */
         if (lf__cas_weak_relaxed(word, &w, pack(front_of(w) + p, back_of(w)))) {

@@ -306,6 +306,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     th->cur = s;
     th->from = tid;
     th->chunk_n = 0;
+    th->piece_n = 0; /* no piece yet: the ramp of its pieces starts afresh */
     th->pend_n = 0;
     th->fast_chunks = th->fast_iters = 0;
     th->stopped = 0;

@@ -53,12 +53,22 @@ enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, i
 }
 
 uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
-                        uint64_t rem)
+                        uint64_t rem, uint64_t prev)
 {
     double ipt = lf__view_last_ipt(x->view, w);
     uint64_t p = ipt > 0.0 ? lf__chunk_clamp(ceil(LF__PIECE_NS / ipt), rem) : lf__div_ceil(c, 8);
     if (mode == LF__LEASE_FORCE && p > lf__div_ceil(c, 4))
         p = lf__div_ceil(c, 4);
+    /* The ramp, where the memory expects a time per iteration: the first
+     * piece LF__PIECE_FIRST_NS of it, each later one at most twice the one
+     * before (or that first size, if larger). */
+    double expect = lf__word_getd(&x->view->w[w].calib_ipt);
+    if (expect > 0.0) {
+        uint64_t first = lf__chunk_clamp(ceil(LF__PIECE_FIRST_NS / expect), rem);
+        uint64_t ramp = prev > first / 2 ? (prev < UINT64_MAX / 2 ? 2 * prev : prev) : first;
+        if (p > ramp)
+            p = ramp;
+    }
     return p == 0 ? 1 : p > rem ? rem : p;
 }
 

@@ -135,6 +135,13 @@ enum lf__lease_mode {
  * holds back little. */
 #define LF__PIECE_NS 50000.0
 
+/* Compute time a worker's first piece of a loop instance aims at (ns), by
+ * the time per iteration its call site's memory expects: a twenty-fifth
+ * of LF__PIECE_NS, so that an expectation 25 times too low (a call site
+ * whose instances differ, as a BFS's levels) still gives a first piece no
+ * longer than a regular one (lf__exec_piece). */
+#define LF__PIECE_FIRST_NS 2000.0
+
 /* The lease mode of an instance of n iterations for P workers whose claim
  * variant is kind: the schedule's lease= (or its policy's default,
  * LF__P_LEASE), but off for a team of one, a static or locality-aware
@@ -145,11 +152,23 @@ enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, i
                                         enum lf__claim_kind kind, int located, int monotonic);
 
 /* The piece worker w runs next of a lease with rem >= 1 iterations left
- * (c: the size of the chunk it holds): LF__PIECE_NS of compute at w's
- * latest time per iteration, an eighth of the chunk while w has none;
- * under LF__LEASE_FORCE at most a quarter of the chunk.  In [1, rem]. */
+ * (c: the size of the chunk it holds; prev: the piece w ran before this
+ * one in this loop instance, 0 for its first): LF__PIECE_NS of compute at
+ * w's latest time per iteration, an eighth of the chunk while w has none;
+ * under LF__LEASE_FORCE at most a quarter of the chunk; and where the call
+ * site's memory expects a time per iteration of w (calib_ipt), a ramp:
+ * the first piece at most LF__PIECE_FIRST_NS of that, each later one at
+ * most twice the one before (or that first size, if larger).  The ramp
+ * keeps the promise of one piece held back while no time of this instance
+ * is known: a worker that loses its core just after its first claim
+ * (beside a busy process), or whose first iterations turn out the
+ * expensive ones, holds a couple of microseconds' worth by the memory, not
+ * an eighth of its chunk (BFS through the shim, whose first frontier units
+ * are its heaviest: BENCHMARKS.md).  On a loop of cheap iterations the
+ * first size covers the chunk, and nothing changes; without a memory (a
+ * first execution, a schedule that keeps none) neither.  In [1, rem]. */
 uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
-                        uint64_t rem);
+                        uint64_t rem, uint64_t prev);
 
 /* The part a thief takes of a lease with rem >= 1 iterations left: the
  * back half, rounded up (a lease of two or more keeps at least one for its

@@ -312,6 +312,7 @@ struct work {
 };
 
 static const char *const names[3] = {"bfs", "pagerank", "cc"};
+#define KERNELS_EXPECTED "expected a comma-separated list of bfs, pagerank and cc"
 
 /* --kernels LIST: sets want[k] for each kernel named in the comma-separated
  * LIST; 0, or -1 after a message naming what was expected. */
@@ -324,9 +325,7 @@ static int kernels_of(const char *list, int want[3])
         while (k < 3 && !(strlen(names[k]) == len && !strncmp(p, names[k], len)))
             k++;
         if (k == 3) {
-            fprintf(stderr,
-                    "lf-graph: --kernels: '%.*s' is not a kernel: expected a comma-separated "
-                    "list of bfs, pagerank and cc\n",
+            fprintf(stderr, "lf-graph: --kernels: '%.*s' is not a kernel: " KERNELS_EXPECTED "\n",
                     (int)len, p);
             return -1;
         }
@@ -400,8 +399,7 @@ int main(int argc, char **argv)
             block = (int)option(argc, argv, &a, 1, 100000);
         } else if (!strcmp(argv[a], "--kernels")) {
             if (a + 1 >= argc) {
-                fprintf(stderr, "lf-graph: --kernels: expected a comma-separated list of bfs, "
-                                "pagerank and cc\n");
+                fprintf(stderr, "lf-graph: --kernels: " KERNELS_EXPECTED "\n");
                 return 2;
             }
             if (kernels_of(argv[++a], want) < 0)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dispatch/dispatch.h" /* struct lf_loop: the site memory */
@@ -34,6 +33,10 @@ struct member_arg {
     long n, cost;
     atomic_int *gate; /* when set, wait for *gate != 0 before entering */
     unsigned long iters;
+    /* The pieces it got: the first, and whether each later one was at
+     * most twice the one before or at most bound. */
+    unsigned long bound, first_piece;
+    int doubling_ok;
 };
 
 static void *member(void *p)
@@ -43,11 +46,17 @@ static void *member(void *p)
         while (!atomic_load(a->gate))
             usleep(100);
     long first;
-    unsigned long cnt;
-    a->iters = 0;
+    unsigned long cnt, prev = 0;
+    a->iters = a->first_piece = 0;
+    a->doubling_ok = 1;
     if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
         return NULL;
     while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
+        if (prev)
+            a->doubling_ok &= cnt <= 2 * prev || cnt <= a->bound;
+        else
+            a->first_piece = cnt;
+        prev = cnt;
         burn(a->cost * (long)cnt);
         a->iters += cnt;
     }
@@ -61,7 +70,7 @@ static void run_loop(lf_loop *loop, int P, long n, long cost)
     pthread_t th[8];
     struct member_arg a[8];
     for (int t = 0; t < P; t++) {
-        a[t] = (struct member_arg){loop, t, n, cost, NULL, 0};
+        a[t] = (struct member_arg){.loop = loop, .tid = t, .n = n, .cost = cost};
         pthread_create(&th[t], NULL, member, &a[t]);
     }
     for (int t = 0; t < P; t++)
@@ -155,7 +164,8 @@ static void test_calibration_leaves_nobody_waiting(void)
         lf_loop *loop = make_loop(specs[k], 2);
         atomic_int gate = 0;
         pthread_t t0, t1;
-        struct member_arg a0 = {loop, 0, 3000, 1, NULL, 0}, a1 = {loop, 1, 3000, 1, &gate, 0};
+        struct member_arg a0 = {.loop = loop, .tid = 0, .n = 3000, .cost = 1},
+                          a1 = {.loop = loop, .tid = 1, .n = 3000, .cost = 1, .gate = &gate};
         pthread_create(&t1, NULL, member, &a1);
         pthread_create(&t0, NULL, member, &a0);
         pthread_join(t0, NULL); /* returns although member 1 never calibrated */
@@ -236,54 +246,11 @@ static void test_stalled_member_holds_back_one_piece(void)
     lf_loop_destroy(loop);
 }
 
-/* Busy-wait at least us microseconds of wall time. */
-static void spin_us(unsigned long us)
-{
-    struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &b);
-    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < (long)us * 1000L);
-}
-
-/* A member whose iterations take at least 1 us each; it records its first
- * piece and whether every later piece was at most twice the one before or
- * at most the first size allowed (bound). */
-struct ramp_arg {
-    lf_loop *loop;
-    int tid;
-    long n;
-    unsigned long bound, first_piece, iters;
-    int doubling_ok;
-};
-
-static void *ramp_member(void *p)
-{
-    struct ramp_arg *a = p;
-    long first;
-    unsigned long cnt, prev = 0;
-    a->first_piece = a->iters = 0;
-    a->doubling_ok = 1;
-    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
-        return NULL;
-    while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
-        if (prev)
-            a->doubling_ok &= cnt <= 2 * prev || cnt <= a->bound;
-        else
-            a->first_piece = cnt;
-        prev = cnt;
-        spin_us(cnt);
-        a->iters += cnt;
-    }
-    lf_loop_end(a->loop, a->tid);
-    return NULL;
-}
-
 /* Where the call site's memory stands in for calibration, auto's pieces
  * ramp up in each loop instance: a member's first piece holds at most
  * LF__PIECE_FIRST_NS of the time per iteration the memory expects of it
- * (iterations of at least 1 us: a few iterations, where an eighth of its
- * first chunk is a few hundred), and every later piece at most twice the
+ * (iterations of about a microsecond: a few iterations, where an eighth
+ * of its first chunk is a few hundred), and every later piece at most twice the
  * one before it, across its chunks, or that first size.  Timing noise may
  * drop the memory in an instance (then it calibrates, and no ramp is
  * asked for), and a member the memory has no time of gets none; of eight
@@ -299,11 +266,16 @@ static void test_pieces_ramp_up(void)
             bound[t] = loop->mem.valid && loop->mem.ipt[t] > 0.0
                            ? (unsigned long)ceil(LF__PIECE_FIRST_NS / loop->mem.ipt[t])
                            : 0;
-        struct ramp_arg a[2] = {{loop, 0, 3000, bound[0] > 1 ? bound[0] : 1, 0, 0, 1},
-                                {loop, 1, 3000, bound[1] > 1 ? bound[1] : 1, 0, 0, 1}};
+        struct member_arg a[2];
         pthread_t th[2];
-        for (int t = 0; t < 2; t++)
-            pthread_create(&th[t], NULL, ramp_member, &a[t]);
+        for (int t = 0; t < 2; t++) {
+            a[t] = (struct member_arg){.loop = loop,
+                                       .tid = t,
+                                       .n = 3000,
+                                       .cost = 10,
+                                       .bound = bound[t] > 1 ? bound[t] : 1};
+            pthread_create(&th[t], NULL, member, &a[t]);
+        }
         for (int t = 0; t < 2; t++)
             pthread_join(th[t], NULL);
         struct lf_loop_stats st;

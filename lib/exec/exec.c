@@ -61,13 +61,16 @@ uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mod
         p = lf__div_ceil(c, 4);
     /* The ramp, where the memory expects a time per iteration: the first
      * piece LF__PIECE_FIRST_NS of it, each later one at most twice the one
-     * before (or that first size, if larger). */
-    double expect = lf__word_getd(&x->view->w[w].calib_ipt);
-    if (expect > 0.0) {
-        uint64_t first = lf__chunk_clamp(ceil(LF__PIECE_FIRST_NS / expect), rem);
-        uint64_t ramp = prev > first / 2 ? (prev < UINT64_MAX / 2 ? 2 * prev : prev) : first;
-        if (p > ramp)
-            p = ramp;
+     * before (or that first size, if larger).  Only a piece above twice
+     * the one before can be cut, so a steady lease pays one compare. */
+    if (p > prev && p - prev > prev) {
+        double expect = lf__word_getd(&x->view->w[w].calib_ipt);
+        if (expect > 0.0) {
+            uint64_t first = lf__chunk_clamp(ceil(LF__PIECE_FIRST_NS / expect), rem);
+            uint64_t ramp = prev && 2 * prev > first ? 2 * prev : first;
+            if (p > ramp)
+                p = ramp;
+        }
     }
     return p == 0 ? 1 : p > rem ? rem : p;
 }

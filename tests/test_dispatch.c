@@ -445,23 +445,29 @@ static void test_auto_tiny_runs_untimed(void)
     long bad = 0;
     for (int e = 0; e < RUNS; e++) {
         double per = loop->mem.team_ns_per_iter;
-        int want_tiny =
-            per > 0.0 && per * N < LF__TINY_NS && loop->mem.tiny_runs + 1 < LF__TINY_RECHECK;
+        /* An execution measured under a busy machine may read coarse
+         * (LF__COARSE_NS per iteration): untimed as well, one iteration a
+         * claim. */
+        int due = per > 0.0 && loop->mem.untimed_runs + 1 < LF__TINY_RECHECK;
+        int want_tiny = due && per * N < LF__TINY_NS;
+        int want_coarse = due && !want_tiny && per >= LF__COARSE_NS;
         expected_tiny += want_tiny;
         bad += run_counted(loop, N, hits);
         struct lf_loop_stats st;
         CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
         CU_ASSERT_EQUAL(st.iterations, N);
-        int was_tiny = st.pieces == 0;
-        if (was_tiny != want_tiny) {
+        int was_untimed = st.pieces == 0, was_tiny = was_untimed && !want_coarse;
+        if (was_untimed != (want_tiny || want_coarse)) {
             wrong++;
             fprintf(stderr,
-                    "execution %d: site remembered %.1f ns per iteration, %u tiny runs; ran %s\n",
-                    e, per, loop->mem.tiny_runs, was_tiny ? "tiny" : "timed");
+                    "execution %d: site remembered %.1f ns per iteration, %u untimed runs; ran "
+                    "%s\n",
+                    e, per, loop->mem.untimed_runs, was_untimed ? "untimed" : "timed");
         }
-        if (was_tiny) {
-            tiny++;
-            CU_ASSERT_EQUAL(st.chunks, 4); /* ceil(64 / 4) = 16 each */
+        if (was_untimed) {
+            tiny += was_tiny;
+            /* tiny: ceil(64 / 4) = 16 each; coarse: one iteration each */
+            CU_ASSERT_EQUAL(st.chunks, want_coarse ? N : 4);
             CU_ASSERT_EQUAL(st.calib_chunks, 0);
         } else {
             timed++;
@@ -479,14 +485,14 @@ static void test_auto_tiny_runs_untimed(void)
     /* However slow this build measured the loop, the tiny path itself runs:
      * a site remembering 1 ns per iteration starts the next execution tiny. */
     loop->mem.team_ns_per_iter = 1.0;
-    loop->mem.tiny_runs = 0;
+    loop->mem.untimed_runs = 0;
     CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
     struct lf_loop_stats st;
     CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
     CU_ASSERT_EQUAL(st.pieces, 0);
     CU_ASSERT_EQUAL(st.chunks, 4);
     CU_ASSERT_EQUAL(st.calib_chunks, 0);
-    CU_ASSERT_EQUAL(loop->mem.tiny_runs, 1);
+    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
     lf_loop_destroy(loop);
 
     const char *never[] = {"auto,lease=force", "auto,lease=on", "auto,memory=off"};
@@ -529,6 +535,36 @@ static long take(lf_loop *loop, int tid, long n, long c, unsigned char *hits, lo
     return first;
 }
 
+/* Members 0 and 1 of a loop of n in fixed chunks of c take turns, member
+ * t0 first, until neither gets a chunk (take checks each); got[m] counts
+ * member m's chunks, first[m] (-1 before) its first chunk's index. */
+static void take_turns(lf_loop *loop, int t0, long n, long c, unsigned char *hits, long *bad,
+                       long got[2], long first[2])
+{
+    for (int t = t0, live = 2; live; t = 1 - t) {
+        long f = take(loop, t, n, c, hits, bad);
+        if (f < 0) {
+            live--;
+            continue;
+        }
+        got[t]++;
+        if (first[t] < 0)
+            first[t] = f;
+    }
+}
+
+/* Members 0 and 1 leave; every iteration of n was handed out once (else
+ * *bad grows); *st: the instance's statistics. */
+static void leave_both(lf_loop *loop, long n, const unsigned char *hits, long *bad,
+                       struct lf_loop_stats *st)
+{
+    lf_loop_end(loop, 0);
+    lf_loop_end(loop, 1);
+    for (long i = 0; i < n; i++)
+        *bad += hits[i] != 1;
+    CU_ASSERT_EQUAL(lf_loop_last_stats(loop, st), 0);
+}
+
 /* A fixed-size loop whose chunks may come in any order, with at least
  * LF__SPLIT_CHUNKS chunks per member, gives each member a chunk-aligned
  * block of its own (lib/dispatch/claim.c): a member claims its block
@@ -558,23 +594,13 @@ static void test_split_blocks(void)
          * over member 1's BC - 3. */
         CU_ASSERT_EQUAL(take(loop, 0, N, C, hits, &bad), 2 * B * C);
         lf_loop_end(loop, 2); /* member 2 leaves without a claim */
-        long got[2] = {B + 1, 1}, f;
-        for (int t = 0, live = 2; live;) {
-            if ((f = take(loop, t, N, C, hits, &bad)) >= 0)
-                got[t]++;
-            else
-                live--;
-            t = 1 - t;
-        }
+        long got[2] = {B + 1, 1}, first[2] = {0, 0};
+        take_turns(loop, 0, N, C, hits, &bad, got, first);
         CU_ASSERT_EQUAL(got[0] + got[1], K);
         CU_ASSERT(got[1] >= B); /* its block, and its share of the rest */
-        lf_loop_end(loop, 0);
-        lf_loop_end(loop, 1);
-        for (long i = 0; i < N; i++)
-            bad += hits[i] != 1;
-        CU_ASSERT_EQUAL(bad, 0);
         struct lf_loop_stats st;
-        CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+        leave_both(loop, N, hits, &bad, &st);
+        CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT_EQUAL(st.chunks, K);
     }
     lf_loop_destroy(loop);
@@ -606,6 +632,49 @@ static void test_split_blocks(void)
         CU_ASSERT_EQUAL(bad, 0);
         lf_loop_destroy(loop);
     }
+}
+
+/* auto at a site whose memory says an iteration costs LF__COARSE_NS or
+ * more (and no timed execution is due) self-schedules untimed: chunks of
+ * one iteration, no lease pieces, no calibration, and (a nonmonotonic
+ * loop of LF__SPLIT_CHUNKS chunks per member or more) split blocks, so
+ * member 1's first claim is the front of its block though it claims
+ * first; every iteration once.  One thread plays both members, so the
+ * order of the claims is the test's; nothing here reads a clock's
+ * verdict, the memory is set.  A monotonic loop is never run so: timed,
+ * it learns (two threads run it). */
+static void test_auto_coarse_self_schedules(void)
+{
+    enum { N = 4 * LF__SPLIT_CHUNKS };
+    unsigned char hits[N] = {0};
+    lf_loop *loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
+    loop->mem.untimed_runs = 0;
+    for (int t = 0; t < 2; t++)
+        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, N, 1), 0);
+    long bad = 0, got[2] = {0, 0}, first[2] = {-1, -1};
+    take_turns(loop, 1, N, 1, hits, &bad, got, first);
+    struct lf_loop_stats st;
+    leave_both(loop, N, hits, &bad, &st);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(first[1], N / 2); /* its own block's front */
+    CU_ASSERT_EQUAL(first[0], 0);
+    CU_ASSERT_EQUAL(st.chunks, N);
+    CU_ASSERT_EQUAL(st.pieces, 0);
+    CU_ASSERT_EQUAL(st.calib_chunks, 0);
+    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
+    lf_loop_destroy(loop);
+
+    static atomic_uchar counted[N];
+    loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, 1), 0);
+    loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
+    loop->mem.untimed_runs = 0;
+    CU_ASSERT_EQUAL(run_counted(loop, N, counted), 0);
+    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
+    lf_loop_destroy(loop);
 }
 
 int main(int argc, char **argv)
@@ -643,6 +712,7 @@ int main(int argc, char **argv)
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},
+        {"auto_coarse_self_schedules", test_auto_coarse_self_schedules},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

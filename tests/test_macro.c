@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "loopfarm/omp.h"
 #include "lfcu.h"
@@ -228,9 +229,55 @@ static void test_macro_chunk_bounds(void)
             }
 }
 
-/* auto's tiny executions through LF_FOR (lf__exec_tiny: the team's time
- * for the loop, as the site's latest timed execution measured it, under
- * 10 us): 2P chunks of ceil(n / 2P), no lease pieces, at most
+/* Spin for ns nanoseconds of wall-clock time (none for ns <= 0). */
+static void spin_ns(long ns)
+{
+    struct timespec a, b;
+    if (ns <= 0)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
+}
+
+/* runs executions of LF_FOR_AT(site, i, 0, n, 1, "auto") by two threads,
+ * each iteration spinning ns; every iteration once in each (else *bad
+ * grows).  Returns how many executions were handed out in exactly chunks
+ * chunks of size each, *longest the most of those in a row. */
+static int auto_runs_shaped(struct lf_site *site, int n, int runs, long ns, long chunks_want,
+                            long size, int *longest, long *bad)
+{
+    static atomic_int hits[64];
+    int shaped = 0, row = 0;
+    *longest = 0;
+    if (n > 64)
+        return -1;
+    for (int e = 0; e < runs; e++) {
+        long chunks = 0, sized = 0;
+#pragma omp parallel num_threads(2) reduction(+ : chunks, sized)
+        LF_FOR_AT(site, i, 0, n, 1, "auto")
+        {
+            atomic_fetch_add(&hits[i], 1);
+            spin_ns(ns);
+            if (i == LF_CHUNK_FIRST()) {
+                chunks++;
+                sized += (long)LF_CHUNK_SIZE() == size;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            *bad += atomic_exchange(&hits[i], 0) != 1;
+        int was = chunks == chunks_want && sized == chunks_want;
+        shaped += was;
+        row = was ? row + 1 : 0;
+        *longest = row > *longest ? row : *longest;
+    }
+    return shaped;
+}
+
+/* auto's tiny executions through LF_FOR (lf__exec_untimed: the team's
+ * time for the loop, as the site's latest timed execution measured it,
+ * under 10 us): 2P chunks of ceil(n / 2P), no lease pieces, at most
  * LF__TINY_RECHECK - 1 = 31 in a row before a timed one; under libgomp
  * they run without a handle (lib/omp/team.c decides at the team's
  * meeting), under libomp in the leased handle.  8 iterations of an atomic
@@ -240,33 +287,40 @@ static void test_macro_auto_tiny(void)
 {
     enum { N = 8, RUNS = 100 };
     static struct lf_site site = LF_SITE_INIT("tiny", 1);
-    static atomic_int hits[N];
-    int tiny = 0, longest = 0, row = 0;
+    int longest;
     long bad = 0;
-    for (int e = 0; e < RUNS; e++) {
-        long chunks = 0, two = 0;
-#pragma omp parallel num_threads(2) reduction(+ : chunks, two)
-        LF_FOR_AT(&site, i, 0, N, 1, "auto")
-        {
-            atomic_fetch_add(&hits[i], 1);
-            if (i == LF_CHUNK_FIRST()) {
-                chunks++;
-                two += LF_CHUNK_SIZE() == 2;
-            }
-        }
-        for (int i = 0; i < N; i++)
-            bad += atomic_exchange(&hits[i], 0) != 1;
-        int was_tiny = chunks == 4 && two == 4;
-        tiny += was_tiny;
-        row = was_tiny ? row + 1 : 0;
-        longest = row > longest ? row : longest;
-    }
+    int tiny = auto_runs_shaped(&site, N, RUNS, 0, 4, 2, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT(tiny >= RUNS / 2);
     CU_ASSERT(longest <= 31);
     if (tiny < RUNS / 2 || longest > 31)
         fprintf(stderr, "auto on %d iterations: %d tiny executions, %d in a row at most\n", N, tiny,
                 longest);
+}
+
+/* auto's coarse executions through LF_FOR (lf__exec_untimed: iterations
+ * that the site's latest timed execution measured at 5 us or more each):
+ * one iteration per claim, every iteration once, at most LF__TINY_RECHECK
+ * - 1 = 31 in a row before a timed one, which deals larger chunks (32
+ * iterations per member are more than auto self-schedules).  Under
+ * libgomp the team's meeting decides and sends them to the leased handle
+ * (lib/omp/team.c), under libomp the handle decides itself.  Iterations
+ * spin 12 us of wall-clock time, so a timed execution measures at least
+ * that, on any build and however busy the machine. */
+static void test_macro_auto_coarse(void)
+{
+    enum { N = 64, RUNS = 40 };
+    static struct lf_site site = LF_SITE_INIT("coarse", 1);
+    int longest;
+    long bad = 0;
+    int coarse = auto_runs_shaped(&site, N, RUNS, 12000, N, 1, &longest, &bad);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(coarse >= RUNS / 2);
+    CU_ASSERT(longest <= 31);
+    if (coarse < RUNS / 2 || longest > 31)
+        fprintf(stderr,
+                "auto on %d iterations of 12 us: %d coarse executions, %d in a row at most\n", N,
+                coarse, longest);
 }
 
 /* Which loops run without a handle (lf_omp_light_begin): schedules that
@@ -415,6 +469,7 @@ int main(void)
         {"macro_explicit_sites", test_macro_explicit_sites},
         {"macro_chunk_bounds", test_macro_chunk_bounds},
         {"macro_auto_tiny", test_macro_auto_tiny},
+        {"macro_auto_coarse", test_macro_auto_coarse},
         {0, 0},
     };
     return lfcu_run("macro", tests);

@@ -301,34 +301,66 @@ static void test_few_iterations_self_scheduled(void)
         }
 }
 
-/* lf__exec_tiny: after a timed execution measured the team's time per
- * iteration (100 ns here), a loop expected under LF__TINY_NS runs tiny in
- * chunks of ceil(n / 2P), LF__TINY_RECHECK - 1 times in a row, then timed
- * once (which measures again and restarts the count); never for a longer
- * loop, a team of one, leases asked for, memory off, or a schedule that
- * learns no profile. */
+/* lf__exec_untimed, tiny: after a timed execution measured the team's
+ * time per iteration (100 ns here), a loop expected under LF__TINY_NS runs
+ * tiny in chunks of ceil(n / 2P), LF__TINY_RECHECK - 1 times in a row,
+ * then timed once (which measures again and restarts the count); never for
+ * a longer loop, a team of one, leases asked for, memory off, or a
+ * schedule that learns no profile. */
 static void test_tiny_rule(void)
 {
     struct site st;
     site_open(&st, "auto");
-    CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, P, &st.m, 64), 0); /* nothing measured yet */
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 64), 0); /* nothing measured yet */
     execute_times(&st, 1, 64, flat, even);
     CU_ASSERT_DOUBLE_EQUAL(st.m.team_ns_per_iter, 100.0, 1e-9);
-    CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, P, &st.m, 100), 0); /* 100 x 100 ns: not under */
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 100), 0); /* 100 x 100 ns: not under */
     for (int k = 1; k < LF__TINY_RECHECK; k++)
-        CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, P, &st.m, 99), 25); /* ceil(99 / 4) */
-    CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, P, &st.m, 99), 0);      /* the timed recheck */
+        CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 99), 25); /* ceil(99 / 4) */
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 99), 0);      /* the timed recheck */
     execute_times(&st, 1, 64, flat, even);
-    CU_ASSERT_EQUAL(st.m.tiny_runs, 0);
-    CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, P, &st.m, 1), 1);
-    CU_ASSERT_EQUAL(lf__exec_tiny(&st.s, 1, &st.m, 1), 0);
+    CU_ASSERT_EQUAL(st.m.untimed_runs, 0);
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1), 1);
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, 1, &st.m, 1), 0);
     const char *never[] = {"auto,lease=on",   "auto,lease=off", "auto,lease=force",
                            "auto,memory=off", "multi",          "af"};
     for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
         struct site o;
         site_open(&o, never[k]);
         o.m.team_ns_per_iter = 100.0;
-        CU_ASSERT_EQUAL(lf__exec_tiny(&o.s, P, &o.m, 4), 0);
+        CU_ASSERT_EQUAL(lf__exec_untimed(&o.s, P, &o.m, 4), 0);
+    }
+}
+
+/* lf__exec_untimed, coarse: a site whose iterations cost LF__COARSE_NS or
+ * more each (and whose loop is not tiny) runs untimed one iteration per
+ * claim, LF__TINY_RECHECK - 1 times in a row between timed ones; below
+ * LF__COARSE_NS it runs timed, and a loop short enough for LF__TINY_NS
+ * runs tiny whatever its iterations cost.  The same schedules as tiny's
+ * never do. */
+static void test_coarse_rule(void)
+{
+    struct site st;
+    site_open(&st, "auto");
+    st.m.team_ns_per_iter = LF__COARSE_NS;
+    for (int k = 1; k < LF__TINY_RECHECK; k++)
+        CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1000), 1);
+    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1000), 0); /* the timed recheck */
+    CU_ASSERT_EQUAL(st.m.untimed_runs, LF__TINY_RECHECK - 1);
+    st.m.untimed_runs = 0;
+    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, LF__COARSE_NS, 0, 1000), LF__RUN_COARSE);
+    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, 0.99 * LF__COARSE_NS, 0, 1000), LF__RUN_TIMED);
+    /* 1 x 5 us is under LF__TINY_NS: tiny (one chunk of one iteration). */
+    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, LF__COARSE_NS, 0, 1), LF__RUN_TINY);
+    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, 1, LF__COARSE_NS, 0, 1000), LF__RUN_TIMED);
+    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, 0.0, 0, 1000), LF__RUN_TIMED);
+    const char *never[] = {"auto,lease=on",   "auto,lease=off", "auto,lease=force",
+                           "auto,memory=off", "multi",          "af"};
+    for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
+        struct site o;
+        site_open(&o, never[k]);
+        o.m.team_ns_per_iter = 10.0 * LF__COARSE_NS;
+        CU_ASSERT_EQUAL(lf__exec_untimed(&o.s, P, &o.m, 1000), 0);
     }
 }
 
@@ -426,6 +458,7 @@ int main(void)
         {"few_units_never_overstaked", test_few_units_never_overstaked},
         {"few_iterations_self_scheduled", test_few_iterations_self_scheduled},
         {"tiny_rule", test_tiny_rule},
+        {"coarse_rule", test_coarse_rule},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},

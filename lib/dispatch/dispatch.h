@@ -107,7 +107,8 @@ struct lf__slot {
                                  clock per chunk, counts kept by the member, booked at exit */
     int solo;                 /* team of one: the counter has no other writer */
     int split;                /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
-    int tiny;                 /* lf__exec_tiny: untimed fixed chunks, nothing learned */
+    int unlearned;            /* lf__exec_untimed (tiny or coarse): fixed chunks, nothing
+                                 timed or learned */
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
@@ -290,7 +291,7 @@ struct lf__light {
                           counter is at alone */
     uint64_t at;       /* where this member's latest claim left the counter (0 first) */
     uint64_t gss;      /* the policy's lf__gss minimum (gss_min), 0: none */
-    uint64_t fixed;    /* a fixed size instead (a tiny execution, lf__exec_tiny), 0: none */
+    uint64_t fixed;    /* a fixed size instead (a tiny execution, lf__exec_untimed), 0: none */
     uint64_t n;        /* trip count; 0 for a member that runs nothing */
     long lo, incr;
     int tid;
@@ -302,7 +303,7 @@ struct lf__light {
  * keeps a slot's fetch-and-add), and nothing the dispatcher does per
  * handle is asked for (LF_TRACE, LF_BIND). */
 int lf__light_ok(const struct lf__sched *s, int P);
-/* Whether s on a team of P may run its tiny executions (lf__exec_tiny)
+/* Whether s on a team of P may run its tiny executions (lf__exec_untimed)
  * without a handle, as a fixed-size handle-free instance (lt->fixed),
  * where the team can meet: nothing per handle asked for, as above. */
 int lf__light_tiny_ok(const struct lf__sched *s, int P);
@@ -386,11 +387,13 @@ void lf__loop_set_leased(lf_loop *l);
  * every member has left it (ordered before by the lease's count). */
 void lf__loop_finish(lf_loop *l);
 /* Of leased handle l: the team's time per iteration its latest timed
- * execution measured (0: none yet; read by its finisher), and a demand
- * that its next execution be timed (by its lessee, before the members
- * enter): for an entry that decides tiny executions without the handle. */
+ * execution measured (0: none yet; read by its finisher), and what its
+ * next execution does (by its lessee, before the members enter): timed,
+ * or (timed 0) what the handle's memory says, the periodic timed one not
+ * being due; for an entry that decides tiny executions without the handle
+ * and sends the others here (lib/omp/team.c). */
 double lf__loop_team_ns(const lf_loop *l);
-void lf__loop_time_next(lf_loop *l);
+void lf__loop_run_next(lf_loop *l, int timed);
 
 /* ---- Claims (lib/dispatch/claim.c) ---- */
 

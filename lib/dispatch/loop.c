@@ -199,16 +199,18 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* What the site learned matters only to schedules that calibrate or
      * read times; the others skip the lock. */
     int calib;
-    uint64_t tiny = 0;
+    uint64_t fixed = 0;
     if (lf__exec_mem_wanted(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
-        /* A tiny execution (lf__exec_tiny) starts nothing: untimed, fixed
-         * chunks, nothing learned (not traced, located, monotonic or under
-         * OpenMP's guided bound, which fixed chunks would break). */
+        /* An untimed execution (lf__exec_untimed: tiny or coarse) starts
+         * nothing: fixed chunks, nothing learned (not traced, located,
+         * monotonic or under OpenMP's guided bound, which fixed chunks
+         * would break).  A coarse one's chunks of one iteration split into
+         * blocks below, a nonmonotonic loop being all it runs. */
         if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap)
-            tiny = lf__exec_tiny(&l->sched, l->P, &l->mem, n);
-        calib = tiny ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
+            fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n);
+        calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
         LF__SET(s->view.claim_ns, 0.0);
@@ -219,16 +221,17 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     /* OpenMP's guided bound, where the caller asked for it (never under
      * locality, whose domain ranges size their own claims). */
     LF__SET(s->ex.cap, l->guided_cap && !lf__located(s));
-    uint64_t fa_chunk = tiny;
-    enum lf__claim_kind kind =
-        tiny ? LF__CLAIM_FETCH_ADD : lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &fa_chunk);
+    uint64_t fa_chunk = fixed;
+    enum lf__claim_kind kind = fixed
+                                   ? LF__CLAIM_FETCH_ADD
+                                   : lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &fa_chunk);
     LF__SET(s->fa_chunk, fa_chunk);
     LF__SET(s->kind, kind);
     LF__SET(s->claim, lf__claim_of(kind));
-    LF__SET(s->tiny, tiny != 0);
+    LF__SET(s->unlearned, fixed != 0);
     int mode =
-        tiny ? LF__LEASE_OFF
-             : (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
+        fixed ? LF__LEASE_OFF
+              : (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
     LF__SET(s->lease_mode, mode);
     if (mode != LF__LEASE_OFF) /* only a leasing instance reads the words */
         for (size_t t = 0; t < P; t++)
@@ -243,8 +246,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
     /* Pieces are sized in time: a leasing instance is timed. */
-    LF__SET(s->untimed, tiny || (!s->trace && !lf__located(s) &&
-                                 !lf__exec_needs_times(&l->sched, l->P) && mode == LF__LEASE_OFF));
+    LF__SET(s->untimed, fixed || (!s->trace && !lf__located(s) &&
+                                  !lf__exec_needs_times(&l->sched, l->P) && mode == LF__LEASE_OFF));
     LF__SET(s->solo, P == 1);
     /* An untimed instance of a leased handle reads no clock (its t_begin
      * is 0): none of its chunks is timed, and nobody sees its statistics. */
@@ -427,7 +430,7 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
     else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
-    if (!s->tiny) { /* a tiny execution measured nothing to learn from */
+    if (!s->unlearned) { /* an untimed execution measured nothing to learn from */
         st.drifted = update_memory(l, s);
         report_learned(l, s, &st);
     }
@@ -519,10 +522,11 @@ double lf__loop_team_ns(const lf_loop *l)
     return l->mem.team_ns_per_iter;
 }
 
-void lf__loop_time_next(lf_loop *l)
+void lf__loop_run_next(lf_loop *l, int timed)
 {
-    /* lf__exec_tiny reads it as the periodic timed execution's turn. */
-    l->mem.tiny_runs = LF__TINY_RECHECK;
+    /* lf__exec_untimed reads LF__TINY_RECHECK as the periodic timed
+     * execution's turn, 0 as no timed execution due. */
+    l->mem.untimed_runs = timed ? LF__TINY_RECHECK : 0;
 }
 
 int lf_loop_set_guided_cap(lf_loop *l, int on)

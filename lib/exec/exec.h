@@ -390,40 +390,63 @@ struct lf__site_mem {
     struct lf__profile prof; /* LF__P_PROFILE: the cost profile (lib/exec/profile.c) */
     /* LF__P_PROFILE: the team's compute time per iteration in the latest
      * timed execution (ns, summed over the workers; 0: unknown), and the
-     * executions run tiny since (lf__exec_tiny). */
+     * executions run untimed since, tiny or coarse (lf__exec_untimed). */
     double team_ns_per_iter;
-    unsigned tiny_runs;
+    unsigned untimed_runs;
 };
 
 /* An execution of a learning schedule (LF__P_PROFILE: auto) whose whole
  * team's compute is expected below LF__TINY_NS is too short for anything
  * it could learn or balance to pay for the timing, leases and memory that
- * learning costs: it runs untimed, in 2P equal chunks.  Every
- * LF__TINY_RECHECK-th execution of such a site is timed again, so that a
- * loop that grew is noticed. */
+ * learning costs: it runs untimed, in 2P equal chunks (tiny).
+ *
+ * One whose iterations are each expected to cost LF__COARSE_NS or more is
+ * self-scheduled instead, untimed: one iteration per claim (coarse).  A
+ * claim there costs at most a few per cent of an iteration even when the
+ * counter's line moves between cores (~100 ns), so dealing larger chunks
+ * would save nothing, while one iteration per claim bounds what any worker
+ * holds, when it stalls or loses its core, to one iteration without a
+ * lease, and the executor may give each worker a block of the range of
+ * its own to claim from (a nonmonotonic loop's split blocks,
+ * lib/dispatch/claim.c).  Measured on BFS through the preload shim beside
+ * a busy process (iterations are units of 64 frontier vertices, ~30 us):
+ * what auto's dealing and leases lost to libgomp's dynamic,64 there,
+ * split self-scheduling does not (BENCHMARKS.md, issue 17).
+ *
+ * Every LF__TINY_RECHECK-th execution of such a site is timed again, so
+ * that a loop that grew, or whose iterations became cheap, is noticed. */
 #define LF__TINY_NS      10000.0
+#define LF__COARSE_NS    5000.0
 #define LF__TINY_RECHECK 32
 
+/* How an execution runs, by what its site remembered (lf__exec_untimed). */
+enum lf__run_kind {
+    LF__RUN_TIMED,  /* as usual: timed, the policy starts, the memory learns */
+    LF__RUN_TINY,   /* untimed, in 2P equal chunks (lf__exec_tiny_size) */
+    LF__RUN_COARSE, /* untimed, one iteration per claim */
+};
+
 /* Whether this execution of n iterations of schedule s on P >= 2 workers,
- * at a site whose memory is m, runs tiny: the fixed chunk ceil(n / 2P)
- * (at least 1) to claim with fetch-and-add, counting the execution in m;
- * 0 when it runs as usual (not a learning schedule, leases asked for
- * explicitly, memory off, the paper's calibration, a site that has not
- * measured a timed execution, an expected compute of LF__TINY_NS or more,
- * or the periodic timed execution).  The executor calls it under the
- * memory's lock, before lf__exec_start, and neither starts the policy nor
- * ends the memory (lf__exec_mem_end) of a tiny execution. */
-uint64_t lf__exec_tiny(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n);
+ * at a site whose memory is m, runs untimed: its fixed chunk to claim with
+ * fetch-and-add (tiny: ceil(n / 2P), at least 1; coarse: 1), counting the
+ * execution in m; 0 when it runs as usual (not a learning schedule, leases
+ * asked for explicitly, memory off, the paper's calibration, a site that
+ * has not measured a timed execution, an expected compute of LF__TINY_NS
+ * or more with iterations below LF__COARSE_NS, or the periodic timed
+ * execution).  The executor calls it under the memory's lock, before
+ * lf__exec_start, and neither starts the policy nor ends the memory
+ * (lf__exec_mem_end) of an untimed execution. */
+uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n);
 /* The same rule on what a site remembered: the team's time per iteration
- * and the tiny executions since its latest timed one (counting nothing),
- * for an executor that keeps them elsewhere than in a site memory (the
- * handle-free entry, lib/omp/team.c); and whether schedule s on P workers
- * can run tiny at all. */
-uint64_t lf__exec_tiny_chunk(const struct lf__sched *s, int P, double team_ns_per_iter,
-                             unsigned tiny_runs, uint64_t n);
+ * and the untimed executions since its latest timed one (counting
+ * nothing), for an executor that keeps them elsewhere than in a site
+ * memory (the handle-free entry, lib/omp/team.c); and whether schedule s
+ * on P workers can run untimed at all. */
+enum lf__run_kind lf__exec_run_kind(const struct lf__sched *s, int P, double team_ns_per_iter,
+                                    unsigned untimed_runs, uint64_t n);
 /* A tiny execution's fixed chunk: ceil(n / 2P), at least 1. */
 uint64_t lf__exec_tiny_size(int P, uint64_t n);
-int lf__exec_may_run_tiny(const struct lf__sched *s, int P);
+int lf__exec_may_run_untimed(const struct lf__sched *s, int P);
 
 /* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
 

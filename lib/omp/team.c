@@ -67,12 +67,12 @@ struct light_entry {
     /* A schedule that may run tiny executions (lf__light_tiny_ok): its team
      * meets here, and whoever comes first decides from what the site's
      * timed executions measured (tiny_ns: the team's time per iteration, a
-     * double's bits; tiny_runs: tiny executions since the latest timed
-     * one) whether the execution runs tiny, without a handle, or leases
-     * one for all.  The two counts are written by each execution's decider,
-     * so they sit on a line of their own: every member reads the key above
-     * at every entry, and a key that shared their line would move to the
-     * decider's core and back once a loop. */
+     * double's bits; tiny_runs: untimed executions, tiny or coarse, since
+     * the latest timed one) whether the execution runs tiny, without a
+     * handle, or leases one for all (timed, or coarse: lf__exec_run_kind).  The two counts are
+     * written by each execution's decider, so they sit on a line of their own: every member reads
+     * the key above at every entry, and a key that shared their line would move to the decider's
+     * core and back once a loop. */
     int tiny;
     const lf_schedule *sched; /* when light or tiny */
     lf__au64 tiny_ns LF__ALIGNED, tiny_runs;
@@ -588,7 +588,11 @@ struct light_shared {
 
 /* The first member of a tiny entry's team (its bounds' key was first)
  * decides for everyone: a tiny execution (the fixed chunk, counted in the
- * entry), or a timed one in a lease whose handle is told to time it. */
+ * entry), or one in a lease, whose handle is told to time it or, for a
+ * coarse execution (counted in the entry too), to run what its own memory
+ * says: the same measurement as the entry's, since the entry's is copied
+ * from the handle's timed executions, so coarse there as well, with the
+ * handle's split blocks that a handle-free instance does not have. */
 static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char *spec,
                          int nthreads, uint64_t n)
 {
@@ -599,14 +603,13 @@ static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char
     /* Relaxed: teams of the same site that decide at once may lose a count,
      * which only moves the next timed execution. */
     uint64_t runs = lf__load_relaxed(&e->tiny_runs);
-    if (lf__exec_tiny_chunk(&e->sched->s, nthreads, ns.d, (unsigned)runs, n)) {
-        lf__store_relaxed(&e->tiny_runs, runs + 1);
+    enum lf__run_kind k = lf__exec_run_kind(&e->sched->s, nthreads, ns.d, (unsigned)runs, n);
+    lf__store_relaxed(&e->tiny_runs, k == LF__RUN_TIMED ? 0 : runs + 1);
+    if (k == LF__RUN_TINY)
         return RUN_TINY;
-    }
-    lf__store_relaxed(&e->tiny_runs, 0);
     lf_omp_lease *l = lease_take(site, spec, nthreads);
-    l->tiny = e;
-    lf__loop_time_next(l->loop);
+    l->tiny = k == LF__RUN_TIMED ? e : NULL;
+    lf__loop_run_next(l->loop, k == LF__RUN_TIMED);
     return l;
 }
 

@@ -664,6 +664,8 @@ static void test_auto_coarse_self_schedules(void)
     CU_ASSERT_EQUAL(st.pieces, 0);
     CU_ASSERT_EQUAL(st.calib_chunks, 0);
     CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
+    CU_ASSERT_EQUAL(loop->untimed_done[1], 1); /* one coarse execution, for LF_VERBOSE */
+    CU_ASSERT_EQUAL(loop->untimed_done[0], 0);
     lf_loop_destroy(loop);
 
     static atomic_uchar counted[N];

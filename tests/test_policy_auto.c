@@ -301,6 +301,17 @@ static void test_few_iterations_self_scheduled(void)
         }
 }
 
+/* lf__exec_untimed's chunk, its kind checked against the chunk: timed
+ * exactly when 0, coarse only with chunks of one iteration. */
+static uint64_t untimed(const struct lf__sched *s, int p, struct lf__site_mem *m, uint64_t n)
+{
+    enum lf__run_kind k = LF__RUN_COARSE;
+    uint64_t c = lf__exec_untimed(s, p, m, n, &k);
+    CU_ASSERT_EQUAL(c == 0, k == LF__RUN_TIMED);
+    CU_ASSERT(k != LF__RUN_COARSE || c == 1);
+    return c;
+}
+
 /* lf__exec_untimed, tiny: after a timed execution measured the team's
  * time per iteration (100 ns here), a loop expected under LF__TINY_NS runs
  * tiny in chunks of ceil(n / 2P), LF__TINY_RECHECK - 1 times in a row,
@@ -311,24 +322,24 @@ static void test_tiny_rule(void)
 {
     struct site st;
     site_open(&st, "auto");
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 64), 0); /* nothing measured yet */
+    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 64), 0); /* nothing measured yet */
     execute_times(&st, 1, 64, flat, even);
     CU_ASSERT_DOUBLE_EQUAL(st.m.team_ns_per_iter, 100.0, 1e-9);
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 100), 0); /* 100 x 100 ns: not under */
+    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 100), 0); /* 100 x 100 ns: not under */
     for (int k = 1; k < LF__TINY_RECHECK; k++)
-        CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 99), 25); /* ceil(99 / 4) */
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 99), 0);      /* the timed recheck */
+        CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 99), 25); /* ceil(99 / 4) */
+    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 99), 0);      /* the timed recheck */
     execute_times(&st, 1, 64, flat, even);
     CU_ASSERT_EQUAL(st.m.untimed_runs, 0);
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1), 1);
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, 1, &st.m, 1), 0);
+    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1), 1);
+    CU_ASSERT_EQUAL(untimed(&st.s, 1, &st.m, 1), 0);
     const char *never[] = {"auto,lease=on",   "auto,lease=off", "auto,lease=force",
                            "auto,memory=off", "multi",          "af"};
     for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
         struct site o;
         site_open(&o, never[k]);
         o.m.team_ns_per_iter = 100.0;
-        CU_ASSERT_EQUAL(lf__exec_untimed(&o.s, P, &o.m, 4), 0);
+        CU_ASSERT_EQUAL(untimed(&o.s, P, &o.m, 4), 0);
     }
 }
 
@@ -344,8 +355,8 @@ static void test_coarse_rule(void)
     site_open(&st, "auto");
     st.m.team_ns_per_iter = LF__COARSE_NS;
     for (int k = 1; k < LF__TINY_RECHECK; k++)
-        CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1000), 1);
-    CU_ASSERT_EQUAL(lf__exec_untimed(&st.s, P, &st.m, 1000), 0); /* the timed recheck */
+        CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1000), 1);
+    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1000), 0); /* the timed recheck */
     CU_ASSERT_EQUAL(st.m.untimed_runs, LF__TINY_RECHECK - 1);
     st.m.untimed_runs = 0;
     CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, LF__COARSE_NS, 0, 1000), LF__RUN_COARSE);
@@ -360,7 +371,7 @@ static void test_coarse_rule(void)
         struct site o;
         site_open(&o, never[k]);
         o.m.team_ns_per_iter = 10.0 * LF__COARSE_NS;
-        CU_ASSERT_EQUAL(lf__exec_untimed(&o.s, P, &o.m, 1000), 0);
+        CU_ASSERT_EQUAL(untimed(&o.s, P, &o.m, 1000), 0);
     }
 }
 

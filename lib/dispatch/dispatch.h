@@ -107,8 +107,8 @@ struct lf__slot {
                                  clock per chunk, counts kept by the member, booked at exit */
     int solo;                 /* team of one: the counter has no other writer */
     int split;                /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
-    int unlearned;            /* lf__exec_untimed (tiny or coarse): fixed chunks, nothing
-                                 timed or learned */
+    enum lf__run_kind run;    /* lf__exec_untimed: timed, or tiny or coarse (fixed chunks,
+                                 nothing timed or learned) */
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
@@ -207,7 +207,10 @@ struct lf_loop {
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
-    unsigned long runs; /* loop instances completed (under mem_lock) */
+    unsigned long runs; /* timed loop instances completed (under mem_lock) */
+    /* Tiny and coarse instances completed (under mem_lock; a leased
+     * handle's finisher alone), for LF_VERBOSE. */
+    unsigned long untimed_done[2];
     /* Leased: the slot of the execution in progress, written by its
      * initialiser and its finisher (off the line every claim reads). */
     struct lf__slot *open;

@@ -200,6 +200,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
      * read times; the others skip the lock. */
     int calib;
     uint64_t fixed = 0;
+    enum lf__run_kind run = LF__RUN_TIMED;
     if (lf__exec_mem_wanted(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
@@ -209,7 +210,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
          * would break).  A coarse one's chunks of one iteration split into
          * blocks below, a nonmonotonic loop being all it runs. */
         if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap)
-            fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n);
+            fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n, &run);
         calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
@@ -228,7 +229,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     LF__SET(s->fa_chunk, fa_chunk);
     LF__SET(s->kind, kind);
     LF__SET(s->claim, lf__claim_of(kind));
-    LF__SET(s->unlearned, fixed != 0);
+    LF__SET(s->run, run);
     int mode =
         fixed ? LF__LEASE_OFF
               : (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
@@ -372,13 +373,14 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
     fprintf(stderr,
             "loopfarm: %s: execution %lu of %s: %s; ns per unit by thread [%s]; profile "
             "over %d bins, cost %.2f..%.2f of the mean, confidence %.2f after %u execution%s%s; "
-            "%lu chunks in %lu pieces, %lu steals (%lu iterations)\n",
+            "%lu chunks in %lu pieces, %lu steals (%lu iterations); untimed so far: %lu tiny, "
+            "%lu coarse executions\n",
             l->name, k, l->sched.spec,
             s->view.prof ? "dealt by the profile"
                          : (st->from_memory ? "rates from memory" : "calibrated"),
             rates, LF__PROF_BINS, p->valid ? lo : 1.0, p->valid ? hi : 1.0, p->conf, p->execs,
             p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
-            st->chunks, st->pieces, st->steals, st->stolen);
+            st->chunks, st->pieces, st->steals, st->stolen, l->untimed_done[0], l->untimed_done[1]);
 }
 
 /* Free slot s for the instance that follows (its clean-up done). */
@@ -400,6 +402,8 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
          * leased handle's statistics are read by nobody (its members did
          * not book them).  Clear what the members wrote (stopped words). */
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
+        if (s->run != LF__RUN_TIMED)
+            l->untimed_done[s->run == LF__RUN_COARSE]++;
         release_slot(l, s);
         return;
     }
@@ -430,9 +434,11 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
     else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
-    if (!s->unlearned) { /* an untimed execution measured nothing to learn from */
+    if (s->run == LF__RUN_TIMED) {
         st.drifted = update_memory(l, s);
         report_learned(l, s, &st);
+    } else { /* an untimed execution measured nothing to learn from */
+        l->untimed_done[s->run == LF__RUN_COARSE]++;
     }
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){

@@ -379,9 +379,11 @@ uint64_t lf__exec_tiny_size(int P, uint64_t n)
     return c ? c : 1;
 }
 
-uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n)
+uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
+                          enum lf__run_kind *kind)
 {
     enum lf__run_kind k = lf__exec_run_kind(s, P, m->team_ns_per_iter, m->untimed_runs, n);
+    *kind = k;
     if (k == LF__RUN_TIMED)
         return 0;
     m->untimed_runs++;

@@ -69,9 +69,10 @@ struct light_entry {
      * timed executions measured (tiny_ns: the team's time per iteration, a
      * double's bits; tiny_runs: untimed executions, tiny or coarse, since
      * the latest timed one) whether the execution runs tiny, without a
-     * handle, or leases one for all (timed, or coarse: lf__exec_run_kind).  The two counts are
-     * written by each execution's decider, so they sit on a line of their own: every member reads
-     * the key above at every entry, and a key that shared their line would move to the decider's
+     * handle, or leases one for all (timed, or coarse: lf__exec_run_kind).
+     * The two counts are written by each execution's decider, so they sit
+     * on a line of their own: every member reads the key above at every
+     * entry, and a key that shared their line would move to the decider's
      * core and back once a loop. */
     int tiny;
     const lf_schedule *sched; /* when light or tiny */

@@ -300,9 +300,11 @@ static void test_macro_auto_tiny(void)
 
 /* auto's coarse executions through LF_FOR (lf__exec_untimed: iterations
  * that the site's latest timed execution measured at 5 us or more each):
- * one iteration per claim, every iteration once, at most LF__TINY_RECHECK
- * - 1 = 31 in a row before a timed one, which deals larger chunks (32
- * iterations per member are more than auto self-schedules).  Under
+ * one iteration per claim, every iteration once.  The periodic timed
+ * execution is not asserted here (coarse_rule and the dispatcher's tests
+ * do): it deals larger chunks, but on a busy machine, where an iteration
+ * takes far longer than its 12 us of spinning, its lease pieces may be
+ * one iteration each too, the shape of a coarse execution.  Under
  * libgomp the team's meeting decides and sends them to the leased handle
  * (lib/omp/team.c), under libomp the handle decides itself.  Iterations
  * spin 12 us of wall-clock time, so a timed execution measures at least
@@ -316,8 +318,7 @@ static void test_macro_auto_coarse(void)
     int coarse = auto_runs_shaped(&site, N, RUNS, 12000, N, 1, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT(coarse >= RUNS / 2);
-    CU_ASSERT(longest <= 31);
-    if (coarse < RUNS / 2 || longest > 31)
+    if (coarse < RUNS / 2)
         fprintf(stderr,
                 "auto on %d iterations of 12 us: %d coarse executions, %d in a row at most\n", N,
                 coarse, longest);

@@ -429,13 +429,12 @@ enum lf__run_kind {
 /* Whether this execution of n iterations of schedule s on P >= 2 workers,
  * at a site whose memory is m, runs untimed: its fixed chunk to claim with
  * fetch-and-add (tiny: ceil(n / 2P), at least 1; coarse: 1), counting the
- * execution in m, and in *kind how it runs; 0 (LF__RUN_TIMED) when it runs
- * as usual (not a learning schedule, leases
- * asked for explicitly, memory off, the paper's calibration, a site that
- * has not measured a timed execution, an expected compute of LF__TINY_NS
- * or more with iterations below LF__COARSE_NS, or the periodic timed
- * execution).  The executor calls it under the memory's lock, before
- * lf__exec_start, and neither starts the policy nor ends the memory
+ * execution in m, and in *kind how it runs; 0 (LF__RUN_TIMED) when it
+ * runs as usual (not a learning schedule, leases asked for explicitly,
+ * memory off, the paper's calibration, a site that has not measured a
+ * timed execution, an expected compute of LF__TINY_NS or more with
+ * iterations below LF__COARSE_NS, or the periodic timed execution).  The executor calls it under
+ * the memory's lock, before lf__exec_start, and neither starts the policy nor ends the memory
  * (lf__exec_mem_end) of an untimed execution. */
 uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
                           enum lf__run_kind *kind);

@@ -634,6 +634,34 @@ static void test_split_blocks(void)
     }
 }
 
+enum { COARSE_N = 4 * LF__SPLIT_CHUNKS };
+
+/* One execution of COARSE_N iterations of loop (auto, 2 members,
+ * nonmonotonic) that is to run coarse, one thread playing both members,
+ * member 1 claiming first: asserts its shape (one iteration per claim,
+ * member 1's first claim at the front of its split block, no pieces, no
+ * calibration, every iteration once) and that the handle counted it as
+ * its first coarse execution. */
+static void coarse_execution(lf_loop *loop)
+{
+    unsigned char hits[COARSE_N] = {0};
+    for (int t = 0; t < 2; t++)
+        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, COARSE_N, 1), 0);
+    long bad = 0, got[2] = {0, 0}, first[2] = {-1, -1};
+    take_turns(loop, 1, COARSE_N, 1, hits, &bad, got, first);
+    struct lf_loop_stats st;
+    leave_both(loop, COARSE_N, hits, &bad, &st);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(first[1], COARSE_N / 2); /* its own block's front */
+    CU_ASSERT_EQUAL(first[0], 0);
+    CU_ASSERT_EQUAL(st.chunks, COARSE_N);
+    CU_ASSERT_EQUAL(st.pieces, 0);
+    CU_ASSERT_EQUAL(st.calib_chunks, 0);
+    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
+    CU_ASSERT_EQUAL(loop->untimed_done[1], 1); /* one coarse execution, for LF_VERBOSE */
+    CU_ASSERT_EQUAL(loop->untimed_done[0], 0);
+}
+
 /* auto at a site whose memory says an iteration costs LF__COARSE_NS or
  * more (and no timed execution is due) self-schedules untimed: chunks of
  * one iteration, no lease pieces, no calibration, and (a nonmonotonic
@@ -645,38 +673,62 @@ static void test_split_blocks(void)
  * it learns (two threads run it). */
 static void test_auto_coarse_self_schedules(void)
 {
-    enum { N = 4 * LF__SPLIT_CHUNKS };
-    unsigned char hits[N] = {0};
     lf_loop *loop = make_loop("auto", 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
     loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
     loop->mem.untimed_runs = 0;
-    for (int t = 0; t < 2; t++)
-        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, N, 1), 0);
-    long bad = 0, got[2] = {0, 0}, first[2] = {-1, -1};
-    take_turns(loop, 1, N, 1, hits, &bad, got, first);
-    struct lf_loop_stats st;
-    leave_both(loop, N, hits, &bad, &st);
-    CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_EQUAL(first[1], N / 2); /* its own block's front */
-    CU_ASSERT_EQUAL(first[0], 0);
-    CU_ASSERT_EQUAL(st.chunks, N);
-    CU_ASSERT_EQUAL(st.pieces, 0);
-    CU_ASSERT_EQUAL(st.calib_chunks, 0);
-    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
-    CU_ASSERT_EQUAL(loop->untimed_done[1], 1); /* one coarse execution, for LF_VERBOSE */
-    CU_ASSERT_EQUAL(loop->untimed_done[0], 0);
+    coarse_execution(loop);
     lf_loop_destroy(loop);
 
-    static atomic_uchar counted[N];
+    static atomic_uchar counted[COARSE_N];
     loop = make_loop("auto", 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
     CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, 1), 0);
     loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
     loop->mem.untimed_runs = 0;
-    CU_ASSERT_EQUAL(run_counted(loop, N, counted), 0);
+    CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
     CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
     lf_loop_destroy(loop);
+}
+
+/* How a lessee tells a handle to run its next execution
+ * (lf__loop_run_next, for the handle-free entry that decides for a site,
+ * lib/omp/team.c) overrides what the handle's memory says, for that
+ * execution only.  Told coarse where the memory would time it: one
+ * iteration per claim from split blocks, no pieces, no calibration,
+ * counted as coarse; the execution after goes by the memory again (timed:
+ * it learns, resetting the untimed count).  Told timed where the memory
+ * says coarse: timed, it learns.  A monotonic loop told coarse is timed
+ * (fixed chunks of a split loop would break its order). */
+static void test_told_run_overrides_memory(void)
+{
+    static atomic_uchar counted[COARSE_N];
+    lf_loop *loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    /* COARSE_N iterations of half LF__COARSE_NS: neither tiny nor coarse. */
+    loop->mem.team_ns_per_iter = 0.5 * LF__COARSE_NS;
+    loop->mem.untimed_runs = 0;
+    lf__loop_run_next(loop, LF__RUN_COARSE);
+    coarse_execution(loop);
+    CU_ASSERT_EQUAL(loop->told, -1); /* once only */
+    CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
+    CU_ASSERT_EQUAL(loop->untimed_done[1], 1);
+    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
+    lf_loop_destroy(loop);
+
+    for (int monotonic = 0; monotonic < 2; monotonic++) {
+        loop = make_loop("auto", 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, monotonic), 0);
+        loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS; /* coarse by its memory */
+        loop->mem.untimed_runs = 5;
+        lf__loop_run_next(loop, monotonic ? LF__RUN_COARSE : LF__RUN_TIMED);
+        CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
+        CU_ASSERT_EQUAL(loop->untimed_done[1], 0);
+        CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
+        CU_ASSERT_EQUAL(loop->told, -1);
+        lf_loop_destroy(loop);
+    }
 }
 
 int main(int argc, char **argv)
@@ -715,6 +767,7 @@ int main(int argc, char **argv)
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},
         {"auto_coarse_self_schedules", test_auto_coarse_self_schedules},
+        {"told_run_overrides_memory", test_told_run_overrides_memory},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

@@ -193,6 +193,8 @@ struct lf_loop {
     int monotonic;      /* lf_loop_set_monotonic: no leases */
     int leased;         /* lf__loop_set_leased: one execution at a time, whose
                            members' exits the lease counts (lib/omp/team.c) */
+    int told;           /* lf__loop_run_next: how the next execution runs (an
+                           lf__run_kind), -1: as the memory says */
     unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when leased
                            (one execution at a time keeps one slot's lines hot) */
     struct lf__sched sched;
@@ -390,13 +392,16 @@ void lf__loop_set_leased(lf_loop *l);
  * every member has left it (ordered before by the lease's count). */
 void lf__loop_finish(lf_loop *l);
 /* Of leased handle l: the team's time per iteration its latest timed
- * execution measured (0: none yet; read by its finisher), and what its
- * next execution does (by its lessee, before the members enter): timed,
- * or (timed 0) what the handle's memory says, the periodic timed one not
- * being due; for an entry that decides tiny executions without the handle
- * and sends the others here (lib/omp/team.c). */
+ * execution measured (0: none yet; read by its finisher), and how its
+ * next execution runs (told by its lessee before the members enter;
+ * counted in the handle's memory as if the handle had decided): for an
+ * entry that decides for the site, runs tiny executions without the
+ * handle and sends the timed and coarse ones here (lib/omp/team.c).  An
+ * execution that cannot run untimed (traced, located, monotonic, under
+ * OpenMP's guided bound, a schedule that never does) runs timed whatever
+ * it was told. */
 double lf__loop_team_ns(const lf_loop *l);
-void lf__loop_run_next(lf_loop *l, int timed);
+void lf__loop_run_next(lf_loop *l, enum lf__run_kind k);
 
 /* ---- Claims (lib/dispatch/claim.c) ---- */
 

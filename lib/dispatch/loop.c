@@ -58,6 +58,7 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     pthread_mutex_init(&l->mem_lock, NULL);
     l->P = nthreads;
     l->ring_mask = LF__RING - 1;
+    l->told = -1;
     l->ndom_max = lf_numa_count();
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
@@ -208,9 +209,15 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
          * nothing: fixed chunks, nothing learned (not traced, located,
          * monotonic or under OpenMP's guided bound, which fixed chunks
          * would break).  A coarse one's chunks of one iteration split into
-         * blocks below, a nonmonotonic loop being all it runs. */
-        if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap)
-            fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n, &run);
+         * blocks below, a nonmonotonic loop being all it runs.  What the
+         * lessee told (lf__loop_run_next) overrides what the memory says. */
+        if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap) {
+            if (l->told < 0)
+                fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n, &run);
+            else if (lf__exec_may_run_untimed(&l->sched, l->P))
+                fixed = lf__exec_untimed_as(run = (enum lf__run_kind)l->told, l->P, &l->mem, n);
+        }
+        l->told = -1;
         calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
@@ -528,11 +535,9 @@ double lf__loop_team_ns(const lf_loop *l)
     return l->mem.team_ns_per_iter;
 }
 
-void lf__loop_run_next(lf_loop *l, int timed)
+void lf__loop_run_next(lf_loop *l, enum lf__run_kind k)
 {
-    /* lf__exec_untimed reads LF__TINY_RECHECK as the periodic timed
-     * execution's turn, 0 as no timed execution due. */
-    l->mem.untimed_runs = timed ? LF__TINY_RECHECK : 0;
+    l->told = (int)k;
 }
 
 int lf_loop_set_guided_cap(lf_loop *l, int on)

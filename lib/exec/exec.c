@@ -382,8 +382,12 @@ uint64_t lf__exec_tiny_size(int P, uint64_t n)
 uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
                           enum lf__run_kind *kind)
 {
-    enum lf__run_kind k = lf__exec_run_kind(s, P, m->team_ns_per_iter, m->untimed_runs, n);
-    *kind = k;
+    *kind = lf__exec_run_kind(s, P, m->team_ns_per_iter, m->untimed_runs, n);
+    return lf__exec_untimed_as(*kind, P, m, n);
+}
+
+uint64_t lf__exec_untimed_as(enum lf__run_kind k, int P, struct lf__site_mem *m, uint64_t n)
+{
     if (k == LF__RUN_TIMED)
         return 0;
     m->untimed_runs++;

@@ -438,6 +438,11 @@ enum lf__run_kind {
  * (lf__exec_mem_end) of an untimed execution. */
 uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
                           enum lf__run_kind *kind);
+/* The same for an execution whose kind k was decided elsewhere, by
+ * lf__exec_run_kind for the same schedule, P and n (an entry that decides
+ * for the site's handles, lib/omp/team.c): its fixed chunk, counting an
+ * untimed execution in m; 0 for a timed one. */
+uint64_t lf__exec_untimed_as(enum lf__run_kind k, int P, struct lf__site_mem *m, uint64_t n);
 /* The same rule on what a site remembered: the team's time per iteration
  * and the untimed executions since its latest timed one (counting
  * nothing), for an executor that keeps them elsewhere than in a site

@@ -589,11 +589,11 @@ struct light_shared {
 
 /* The first member of a tiny entry's team (its bounds' key was first)
  * decides for everyone: a tiny execution (the fixed chunk, counted in the
- * entry), or one in a lease, whose handle is told to time it or, for a
- * coarse execution (counted in the entry too), to run what its own memory
- * says: the same measurement as the entry's, since the entry's is copied
- * from the handle's timed executions, so coarse there as well, with the
- * handle's split blocks that a handle-free instance does not have. */
+ * entry), or one in a lease, whose handle is told how to run it: timed,
+ * or coarse (counted in the entry too), with the handle's split blocks
+ * that a handle-free instance does not have.  The handle obeys, whatever
+ * its own memory says (a pool's handle may have timed the site less
+ * recently than the entry learned from). */
 static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char *spec,
                          int nthreads, uint64_t n)
 {
@@ -610,7 +610,7 @@ static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char
         return RUN_TINY;
     lf_omp_lease *l = lease_take(site, spec, nthreads);
     l->tiny = k == LF__RUN_TIMED ? e : NULL;
-    lf__loop_run_next(l->loop, k == LF__RUN_TIMED);
+    lf__loop_run_next(l->loop, k);
     return l;
 }
 

@@ -1,6 +1,7 @@
 /* tests/test_coverage.c - every iteration exactly once through the explicit
  * API, for every schedule x team size x trip count x increment x bounds near
- * the ends of long, with members running consecutive loops without a barrier.
+ * the ends of long, with members running consecutive loops without a barrier
+ * (and auto's coarse executions, at a site primed to run them).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dispatch/dispatch.h" /* struct lf_loop: a site memory primed for coarse runs */
 #include "loopfarm.h"
 #include "lfcu.h"
 #include "cover.h"
@@ -54,14 +56,41 @@ static unsigned long big_trip(void)
     return getenv("LF_TEST_QUICK") ? 20000UL : 1000000UL;
 }
 
-/* Run cases on a fresh team of P threads under spec; assert exactly once. */
-static void run_team(const char *spec, int P, struct cover_case *cases, int ncases, int early)
+/* The schedules each sweep runs: cover_specs, then (k == cover_count())
+ * auto at a site primed to run coarse (*coarse set).  auto self-schedules
+ * untimed, one iteration per claim from split blocks, an execution whose
+ * site measured LF__COARSE_NS or more per iteration (lf__exec_untimed); no
+ * body here costs that, so the site's memory is set so before its first
+ * loop: its executions run coarse until the periodic timed one (and tiny
+ * where a loop is empty), timed ones after it learned how cheap they are. */
+static int cover_count(void)
+{
+    int k = 0;
+    while (cover_specs[k])
+        k++;
+    return k;
+}
+
+static const char *spec_at(int k, int *coarse)
+{
+    *coarse = k == cover_count();
+    return *coarse ? "auto" : cover_specs[k];
+}
+
+/* Run cases on a fresh team of P threads under spec (primed to run coarse
+ * where coarse is set); assert exactly once. */
+static void run_team(const char *spec, int coarse, int P, struct cover_case *cases, int ncases,
+                     int early)
 {
     lf_schedule *s;
     char err[256];
     CU_ASSERT_EQUAL_FATAL(lf_schedule_parse(spec, &s, err, sizeof err), 0);
     lf_loop *loop;
     CU_ASSERT_EQUAL_FATAL(lf_loop_create(&loop, P, s, spec), 0);
+    if (coarse) {
+        loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
+        loop->mem.untimed_runs = 0;
+    }
     pthread_t th[64];
     struct team_run runs[64];
     for (int t = 0; t < P; t++) {
@@ -76,10 +105,17 @@ static void run_team(const char *spec, int P, struct cover_case *cases, int ncas
         unsigned long miss = cover_missing(&cases[k]);
         long dup = atomic_load(&cases[k].dup);
         if (miss || dup)
-            fprintf(stderr, "FAIL %s P=%d lo=%ld hi=%ld incr=%ld n=%lu: %lu missing, %ld twice\n",
-                    spec, P, cases[k].lo, cases[k].hi, cases[k].incr, cases[k].n, miss, dup);
+            fprintf(stderr, "FAIL %s%s P=%d lo=%ld hi=%ld incr=%ld n=%lu: %lu missing, %ld twice\n",
+                    spec, coarse ? " (primed coarse)" : "", P, cases[k].lo, cases[k].hi,
+                    cases[k].incr, cases[k].n, miss, dup);
         CU_ASSERT_EQUAL(miss, 0);
         CU_ASSERT_EQUAL(dup, 0);
+    }
+    if (coarse && P > 1) { /* a team of one never runs untimed */
+        int nonempty = 0;
+        for (int k = 0; k < ncases; k++)
+            nonempty |= cases[k].n > 0;
+        CU_ASSERT(!nonempty || loop->untimed_done[1] > 0);
     }
     lf_loop_destroy(loop);
     lf_schedule_free(s);
@@ -88,7 +124,8 @@ static void run_team(const char *spec, int P, struct cover_case *cases, int ncas
 /* The full matrix for one bounds placement. */
 static void sweep(int where)
 {
-    for (const char *const *spec = cover_specs; *spec; spec++)
+    for (int s = 0, coarse = 0; !coarse; s++) {
+        const char *spec = spec_at(s, &coarse);
         for (size_t p = 0; p < sizeof team_sizes / sizeof *team_sizes; p++) {
             int P = team_sizes[p];
             unsigned long trips[8];
@@ -98,10 +135,11 @@ static void sweep(int where)
             for (int t = 0; t < nt; t++)
                 for (int k = 0; k < 4; k++)
                     CU_ASSERT_EQUAL_FATAL(cover_make(&cases[nc++], trips[t], incrs[k], where), 0);
-            run_team(*spec, P, cases, nc, 0);
+            run_team(spec, coarse, P, cases, nc, 0);
             for (int k = 0; k < nc; k++)
                 cover_free(&cases[k]);
         }
+    }
 }
 
 static void test_every_iteration_once_from_zero(void)
@@ -134,12 +172,13 @@ static void test_trip_count_extremes(void)
     CU_ASSERT_EQUAL(lf_trip_count(0, -10, -3, &ok), 4);
     CU_ASSERT_EQUAL(lf_trip_count(0, 1, 0, &ok), 0);
     CU_ASSERT(!ok);
-    for (const char *const *spec = cover_specs; *spec; spec++) {
+    for (int s = 0, coarse = 0; !coarse; s++) {
+        const char *spec = spec_at(s, &coarse);
         struct cover_case c;
         CU_ASSERT_EQUAL_FATAL(cover_make(&c, 5, LONG_MAX / 2, 2), 0);
         c.hi = LONG_MAX; /* LONG_MIN + k * (2^62 - 1) < LONG_MAX for k = 0..4 */
         CU_ASSERT_EQUAL(lf_trip_count(c.lo, c.hi, c.incr, &ok), 5);
-        run_team(*spec, 3, &c, 1, 0);
+        run_team(spec, coarse, 3, &c, 1, 0);
         cover_free(&c);
     }
 }
@@ -148,13 +187,14 @@ static void test_trip_count_extremes(void)
  * take them. */
 static void test_member_leaving_early_loses_nothing(void)
 {
-    for (const char *const *spec = cover_specs; *spec; spec++) {
-        if (strncmp(*spec, "static", 6) == 0)
+    for (int s = 0, coarse = 0; !coarse; s++) {
+        const char *spec = spec_at(s, &coarse);
+        if (strncmp(spec, "static", 6) == 0)
             continue; /* a static member owns its block: leaving early drops it by design */
         struct cover_case c[3];
         for (int k = 0; k < 3; k++)
             CU_ASSERT_EQUAL_FATAL(cover_make(&c[k], 10000, 1, 0), 0);
-        run_team(*spec, 3, c, 3, 1);
+        run_team(spec, coarse, 3, c, 3, 1);
         for (int k = 0; k < 3; k++)
             cover_free(&c[k]);
     }

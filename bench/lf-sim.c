@@ -68,7 +68,11 @@ static const char usage_text[] =
     "                       The rank level claims rank chunks under --rank-schedule\n"
     "                       paying --claim-ns, staging and --latency per rank\n"
     "                       chunk; each rank chunk is a sub-loop of the rank's\n"
-    "                       threads under --schedule (the node level)\n"
+    "                       threads under --schedule (the node level), whose\n"
+    "                       memory carries from one sub-loop to the next: there\n"
+    "                       auto runs a sub-loop tiny or coarse (untimed, fixed\n"
+    "                       chunks) where the dispatcher would, and says how\n"
+    "                       many did ('untimed')\n"
     "  --rank-schedule SPEC the rank level's schedule (LF_MPI_SCHEDULE's grammar;\n"
     "                       default fac2, as lib/mpi)\n"
     "  --thread-latency S   compute latency per thread chunk, seconds (every thread)\n"
@@ -457,9 +461,11 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
             printf(", \"node_schedule\": ");
             json_str(o->node->spec);
             printf(",\n \"rank_chunks\": %llu, \"thread_chunks\": %llu, "
-                   "\"thread_calib_chunks\": %llu, \"thread_busy\": %.6f,\n",
+                   "\"thread_calib_chunks\": %llu, \"tiny_subloops\": %llu, "
+                   "\"coarse_subloops\": %llu, \"thread_busy\": %.6f,\n",
                    (unsigned long long)r->chunks, (unsigned long long)r->tchunks,
-                   (unsigned long long)r->tcalib_chunks, tb / ((double)nthr * mk));
+                   (unsigned long long)r->tcalib_chunks, (unsigned long long)r->tuntimed[0],
+                   (unsigned long long)r->tuntimed[1], tb / ((double)nthr * mk));
         }
         printf(" \"protocol\": \"%s\", \"cpu_eff\": %.6f,", protocol_name(o), r->cpu_eff);
         if (o->win_end > o->win_start)
@@ -528,11 +534,16 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
     printf("cpu eff      %.6f (useful compute / workers x makespan)\n", r->cpu_eff);
     if (o->win_end > o->win_start)
         printf("window eff   %.6f in [%g, %g) s\n", r->window_eff, o->win_start, o->win_end);
-    if (two)
+    if (two) {
         printf("chunks       %llu rank (%llu calibration), %llu thread (%llu calibration)\n",
                (unsigned long long)r->chunks, (unsigned long long)r->calib_chunks,
                (unsigned long long)r->tchunks, (unsigned long long)r->tcalib_chunks);
-    else
+        if (r->tuntimed[0] || r->tuntimed[1])
+            printf("untimed      %llu tiny, %llu coarse sub-loops of %llu (the node schedule's "
+                   "untimed executions, as the dispatcher runs them)\n",
+                   (unsigned long long)r->tuntimed[0], (unsigned long long)r->tuntimed[1],
+                   (unsigned long long)r->chunks);
+    } else
         printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
                (unsigned long long)r->calib_chunks);
     if (r->calib_end >= 0)

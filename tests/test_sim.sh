@@ -282,5 +282,34 @@ done
 e=$(eff static)
 awk -v e="$e" 'BEGIN { exit !(e < 0.5) }' || bad "a slow thread, node schedule static: efficiency $e (expected < 0.5)"
 
+# The node schedule's memory carries from one sub-loop to the next, so auto
+# runs sub-loops as the dispatcher runs its executions there
+# (lf__exec_untimed): iterations of a second or more each, coarse after each
+# rank's first (timed) sub-loop, every thread chunk of a coarse sub-loop one
+# iteration, so at least as many thread chunks as the iterations of the rank
+# chunks after each rank's first; sub-loops whose team computes for under
+# 10 us, tiny; leases asked for, or another schedule, never.  The tiling
+# check above ran auto's coarse sub-loops too.
+subloops() {
+    grep -o "\"$1_subloops\": [0-9]*" "$tmp/u" | cut -d' ' -f2
+}
+"$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto \
+    --trace "$tmp/ur.csv" --format json >"$tmp/u" || bad "untimed sub-loops: lf-sim failed"
+later=$(awk -F, 'NR > 1 && $2 > 0 { k++; s += $5 } END { print k + 0, s + 0 }' "$tmp/ur.csv")
+[ "$(subloops coarse)" = "${later% *}" ] && [ "$(subloops tiny)" = 0 ] ||
+    bad "iterations of 1 s: $(subloops coarse) coarse, $(subloops tiny) tiny sub-loops (expected ${later% *} coarse)"
+tc=$(grep -o '"thread_chunks": [0-9]*' "$tmp/u" | head -1 | cut -d' ' -f2)
+[ "$tc" -ge "${later#* }" ] || bad "coarse sub-loops: $tc thread chunks for ${later#* } of their iterations"
+"$sim" --speeds 1e9 --workers 2 --threads-per-rank 4 --tasks 1000000 --rank-schedule fac2 \
+    --schedule auto --format json >"$tmp/u" || bad "tiny sub-loops: lf-sim failed"
+[ "$(subloops tiny)" -gt 0 ] && [ "$(subloops coarse)" = 0 ] ||
+    bad "iterations of 1 ns: $(subloops tiny) tiny, $(subloops coarse) coarse sub-loops"
+for t in auto,lease=on multi dynamic,1; do
+    "$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule $t \
+        --format json >"$tmp/u" 2>/dev/null || bad "untimed sub-loops ($t): lf-sim failed"
+    [ "$(subloops coarse)" = 0 ] && [ "$(subloops tiny)" = 0 ] ||
+        bad "node schedule $t: $(subloops coarse) coarse, $(subloops tiny) tiny sub-loops"
+done
+
 [ $fail -eq 0 ] && echo "lf-sim command line: all checks passed"
 exit $fail

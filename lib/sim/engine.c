@@ -325,8 +325,10 @@ static void complete(struct sim *S, int i, double t)
     uint64_t busy = lf__sim_to_ns(busy_s), total = lf__sim_to_ns(c->end - x->prev_end);
     if (total < busy)
         total = busy;
-    int reported = lf__exec_chunk_done(&S->ex, i, c->size, busy, total, c->calib,
-                                       S->calibrating && x->cal_pending, &x->cal_size);
+    /* An untimed execution's chunks are nobody's measurement (the policy
+     * never started). */
+    int reported = !S->fixed && lf__exec_chunk_done(&S->ex, i, c->size, busy, total, c->calib,
+                                                    S->calibrating && x->cal_pending, &x->cal_size);
     lf__exec_loc_chunk_done(&x->times, c->home, S->pf->w[i].domain, c->staged, (double)busy,
                             (double)c->size);
     double u0 = c->stage_end + lat < c->end ? c->stage_end + lat : c->end;
@@ -396,6 +398,8 @@ static int claim(struct sim *S, int i, double t, char *err, size_t errlen)
             return 0;
         }
         c = lf__exec_calib_size(&S->ex, x->cal_size, r);
+    } else if (S->fixed) {
+        c = S->fixed < r ? S->fixed : r;
     } else {
         c = lf__exec_claim_size(&S->ex, i, r, (t - S->origin) * 1e9);
         if (c == 0 && S->active > 1) {
@@ -602,8 +606,21 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         rc = -ENOMEM;
         goto out;
     }
-    S.calibrating = lf__exec_start(&S.ex, o && o->known ? &mem : o ? o->mem : NULL, cal0);
-    for (int i = 0; cal0 && i < P; i++)
+    /* At a call site with a memory, a learning schedule runs as the
+     * dispatcher runs it there (lib/dispatch/loop.c): a tiny or coarse
+     * execution untimed, in fixed chunks from the counter, the policy not
+     * started and the memory not ended.  (The split blocks that the
+     * dispatcher gives a coarse execution's workers are not modelled: they
+     * change which iterations a worker computes, not its claims.) */
+    res->run = LF__RUN_TIMED;
+    if (o && o->mem && !push && !S.loc)
+        S.fixed = lf__exec_untimed(s, P, o->mem, S.n, &res->run);
+    S.calibrating = !S.fixed && lf__exec_start(&S.ex,
+                                               o && o->known ? &mem
+                                               : o           ? o->mem
+                                                             : NULL,
+                                               cal0);
+    for (int i = 0; cal0 && !S.fixed && i < P; i++)
         S.ws[i].cal_size = cal0[i];
     free(cal0);
     free(mem.ipt);
@@ -635,7 +652,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         rc = -EPROTO;
         goto out;
     }
-    if (o && o->mem) {
+    if (o && o->mem && !S.fixed) {
         double drift;
         (void)lf__exec_mem_end(&S.ex, o->mem, &drift);
     }

@@ -91,6 +91,7 @@ struct sim {
     uint64_t n, next;    /* trip count; shared counter (iterations claimed) */
     uint64_t static_sum; /* LF__P_STATIC: iterations partition() handed out */
     int calibrating;     /* team in the calibration phase */
+    uint64_t fixed;      /* an untimed execution's fixed chunk (lf__exec_untimed), 0: none */
     int nreported;       /* workers whose calibration is in */
     int active;          /* workers not done nor stopped (LF__P_MAYSTOP) */
     double port_free;    /* one-port staging: when the master's port is free */

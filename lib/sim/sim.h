@@ -28,9 +28,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exec/exec.h" /* struct lf__site_mem, enum lf__run_kind */
 #include "policy/policy.h"
-
-struct lf__site_mem; /* exec/exec.h */
 
 /* ---- Platform ---- */
 
@@ -312,6 +311,12 @@ struct lf__sim_result {
     double send_busy, recv_busy;
     /* Two levels: thread chunks (all ranks' sub-loops) and calibration ones. */
     uint64_t tchunks, tcalib_chunks;
+    /* How the run went at its call site's memory (lf__sim_opts.mem), as
+     * the dispatcher runs it: timed, or untimed tiny or coarse
+     * (lf__exec_untimed); two levels: the sub-loops that ran tiny [0] and
+     * coarse [1]. */
+    enum lf__run_kind run;
+    uint64_t tuntimed[2];
 };
 
 /* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;

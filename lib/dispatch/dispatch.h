@@ -193,8 +193,6 @@ struct lf_loop {
     int monotonic;      /* lf_loop_set_monotonic: no leases */
     int leased;         /* lf__loop_set_leased: one execution at a time, whose
                            members' exits the lease counts (lib/omp/team.c) */
-    int told;           /* lf__loop_run_next: how the next execution runs (an
-                           lf__run_kind), -1: as the memory says */
     unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when leased
                            (one execution at a time keeps one slot's lines hot) */
     struct lf__sched sched;
@@ -213,6 +211,10 @@ struct lf_loop {
     /* Tiny and coarse instances completed (under mem_lock; a leased
      * handle's finisher alone), for LF_VERBOSE. */
     unsigned long untimed_done[2];
+    /* lf__loop_run_next: how the next execution runs (an lf__run_kind), -1:
+     * as the memory says.  Beside the memory, off the line that every
+     * member reads at every entry (its initialiser writes it). */
+    int told;
     /* Leased: the slot of the execution in progress, written by its
      * initialiser and its finisher (off the line every claim reads). */
     struct lf__slot *open;

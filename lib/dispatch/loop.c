@@ -217,7 +217,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
             else if (lf__exec_may_run_untimed(&l->sched, l->P))
                 fixed = lf__exec_untimed_as(run = (enum lf__run_kind)l->told, l->P, &l->mem, n);
         }
-        l->told = -1;
+        if (l->told >= 0)
+            l->told = -1;
         calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {

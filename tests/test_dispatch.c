@@ -254,10 +254,13 @@ static void test_stalled_member_holds_back_one_piece(void)
  * one before it, across its chunks, or that first size.  Timing noise may
  * drop the memory in an instance (then it calibrates, and no ramp is
  * asked for), and a member the memory has no time of gets none; of eight
- * instances, some start from it with a time for some member. */
+ * instances, some start from it with a time for some member.  Leases are
+ * asked for (lease=on, as auto leases by default), so that no instance
+ * runs untimed: on a loaded machine an iteration here can measure 5 us,
+ * and every instance after the first would run coarse, without pieces. */
 static void test_pieces_ramp_up(void)
 {
-    lf_loop *loop = make_loop("auto", 2);
+    lf_loop *loop = make_loop("auto,lease=on", 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
     int checked = 0; /* members checked in instances that started from memory */
     for (int inst = 0; inst < 8; inst++) {

@@ -615,11 +615,8 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     res->run = LF__RUN_TIMED;
     if (o && o->mem && !push && !S.loc)
         S.fixed = lf__exec_untimed(s, P, o->mem, S.n, &res->run);
-    S.calibrating = !S.fixed && lf__exec_start(&S.ex,
-                                               o && o->known ? &mem
-                                               : o           ? o->mem
-                                                             : NULL,
-                                               cal0);
+    struct lf__site_mem *site = o && o->known ? &mem : o ? o->mem : NULL;
+    S.calibrating = !S.fixed && lf__exec_start(&S.ex, site, cal0);
     for (int i = 0; cal0 && !S.fixed && i < P; i++)
         S.ws[i].cal_size = cal0[i];
     free(cal0);

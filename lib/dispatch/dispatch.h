@@ -208,8 +208,8 @@ struct lf_loop {
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
     unsigned long runs; /* timed loop instances completed (under mem_lock) */
-    /* Tiny and coarse instances completed (under mem_lock; a leased
-     * handle's finisher alone), for LF_VERBOSE. */
+    /* Tiny and coarse instances started (under mem_lock, by the
+     * initialiser that decided them), for LF_VERBOSE. */
     unsigned long untimed_done[2];
     /* lf__loop_run_next: how the next execution runs (an lf__run_kind), -1:
      * as the memory says.  Beside the memory, off the line that every

@@ -219,6 +219,8 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
         }
         if (l->told >= 0)
             l->told = -1;
+        if (run != LF__RUN_TIMED) /* counted where decided, for LF_VERBOSE */
+            l->untimed_done[run == LF__RUN_COARSE]++;
         calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
@@ -410,8 +412,6 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
          * leased handle's statistics are read by nobody (its members did
          * not book them).  Clear what the members wrote (stopped words). */
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
-        if (s->run != LF__RUN_TIMED)
-            l->untimed_done[s->run == LF__RUN_COARSE]++;
         release_slot(l, s);
         return;
     }
@@ -442,11 +442,9 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
     else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
-    if (s->run == LF__RUN_TIMED) {
+    if (s->run == LF__RUN_TIMED) { /* an untimed execution measured nothing to learn from */
         st.drifted = update_memory(l, s);
         report_learned(l, s, &st);
-    } else { /* an untimed execution measured nothing to learn from */
-        l->untimed_done[s->run == LF__RUN_COARSE]++;
     }
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){

@@ -433,9 +433,10 @@ enum lf__run_kind {
  * runs as usual (not a learning schedule, leases asked for explicitly,
  * memory off, the paper's calibration, a site that has not measured a
  * timed execution, an expected compute of LF__TINY_NS or more with
- * iterations below LF__COARSE_NS, or the periodic timed execution).  The executor calls it under
- * the memory's lock, before lf__exec_start, and neither starts the policy nor ends the memory
- * (lf__exec_mem_end) of an untimed execution. */
+ * iterations below LF__COARSE_NS, or the periodic timed execution).  The
+ * executor calls it under the memory's lock, before lf__exec_start, and
+ * neither starts the policy nor ends the memory (lf__exec_mem_end) of an
+ * untimed execution. */
 uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
                           enum lf__run_kind *kind);
 /* The same for an execution whose kind k was decided elsewhere, by

@@ -612,8 +612,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
      * started and the memory not ended.  (The split blocks that the
      * dispatcher gives a coarse execution's workers are not modelled: they
      * change which iterations a worker computes, not its claims.) */
-    res->run = LF__RUN_TIMED;
-    if (o && o->mem && !push && !S.loc)
+    if (o && o->mem && !push && !S.loc) /* else res->run stays LF__RUN_TIMED (0) */
         S.fixed = lf__exec_untimed(s, P, o->mem, S.n, &res->run);
     struct lf__site_mem *site = o && o->known ? &mem : o ? o->mem : NULL;
     S.calibrating = !S.fixed && lf__exec_start(&S.ex, site, cal0);

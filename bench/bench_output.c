@@ -262,7 +262,7 @@ static int write_profile(const char *trace, const char *site, long inst, const c
 }
 
 /* Chunk size over time for every thread of the last instance of each site
- * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from). */
+ * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan). */
 static int plot_trace(const char *dir, const char *trace, const char *const *sites,
                       const char *const *labels, int nlabels)
 {

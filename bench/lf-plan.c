@@ -115,7 +115,7 @@ static int opt_int(const char *opt, const char *s, int lo, int hi)
 struct row {
     const char *method;
     int rounds; /* 0: not a round-based plan */
-    struct lf__plan pl;
+    struct lf__lp_plan pl;
 };
 
 static void print_num(double x)
@@ -145,7 +145,7 @@ static void report(const char *fmt, const struct row *r, int nr, int p, double W
         printf("method,activations,rounds,makespan,load,makespan_fraction,load_fraction,ratio,"
                "sequence,loads\n");
         for (int i = 0; i < nr; i++) {
-            const struct lf__plan *pl = &r[i].pl;
+            const struct lf__lp_plan *pl = &r[i].pl;
             printf("%s,%d,%d,%.12g,%.12g,", r[i].method, pl->n, r[i].rounds, pl->T, pl->W);
             csv_frac(pl->T);
             putchar(',');
@@ -166,7 +166,7 @@ static void report(const char *fmt, const struct row *r, int nr, int p, double W
             " \"workers\": %d, \"objective\": \"%s\", \"%s\": %.12g,\n \"plans\": [",
             p, optT ? "makespan" : "load", optT ? "tasks" : "deadline", optT ? W : T);
         for (int i = 0; i < nr; i++) {
-            const struct lf__plan *pl = &r[i].pl;
+            const struct lf__lp_plan *pl = &r[i].pl;
             long long a, b;
             printf("%s\n  {\"method\": \"%s\", \"activations\": %d, \"rounds\": %d, "
                    "\"makespan\": %.12g, \"load\": %.12g, \"ratio\": %.9f",
@@ -198,7 +198,7 @@ static void report(const char *fmt, const struct row *r, int nr, int p, double W
     printf("%-14s %11s %7s %10s  %s\n", "method", "activations", "rounds", "/ best",
            optT ? "makespan" : "load");
     for (int i = 0; i < nr; i++) {
-        const struct lf__plan *pl = &r[i].pl;
+        const struct lf__lp_plan *pl = &r[i].pl;
         printf("%-14s %11d ", r[i].method, pl->n);
         if (r[i].rounds)
             printf("%7d", r[i].rounds);
@@ -216,7 +216,7 @@ static void report(const char *fmt, const struct row *r, int nr, int p, double W
 }
 
 /* Parse a 1-based activation list into pl (0-based). */
-static void parse_sequence(const char *text, int p, struct lf__plan *pl)
+static void parse_sequence(const char *text, int p, struct lf__lp_plan *pl)
 {
     int n = 1;
     for (const char *s = text; *s; s++)

@@ -70,9 +70,10 @@ static const char usage_text[] =
     "                       chunk; each rank chunk is a sub-loop of the rank's\n"
     "                       threads under --schedule (the node level), whose\n"
     "                       memory carries from one sub-loop to the next: there\n"
-    "                       auto runs a sub-loop tiny or coarse (untimed, fixed\n"
-    "                       chunks) where the dispatcher would, and says how\n"
-    "                       many did ('untimed')\n"
+    "                       auto runs each sub-loop under the plan the\n"
+    "                       dispatcher would choose (dealt, own, self-scheduled\n"
+    "                       or tiny, by the sub-loops' simulated times), and\n"
+    "                       says how many ran under each ('plans')\n"
     "  --rank-schedule SPEC the rank level's schedule (LF_MPI_SCHEDULE's grammar;\n"
     "                       default fac2, as lib/mpi)\n"
     "  --thread-latency S   compute latency per thread chunk, seconds (every thread)\n"
@@ -461,11 +462,13 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
             printf(", \"node_schedule\": ");
             json_str(o->node->spec);
             printf(",\n \"rank_chunks\": %llu, \"thread_chunks\": %llu, "
-                   "\"thread_calib_chunks\": %llu, \"tiny_subloops\": %llu, "
-                   "\"coarse_subloops\": %llu, \"thread_busy\": %.6f,\n",
+                   "\"thread_calib_chunks\": %llu, \"subloop_plans\": {",
                    (unsigned long long)r->chunks, (unsigned long long)r->tchunks,
-                   (unsigned long long)r->tcalib_chunks, (unsigned long long)r->tuntimed[0],
-                   (unsigned long long)r->tuntimed[1], tb / ((double)nthr * mk));
+                   (unsigned long long)r->tcalib_chunks);
+            for (int k = 0; k < LF__PLANS; k++)
+                printf("%s\"%s\": %llu", k ? ", " : "", lf__plan_names[k],
+                       (unsigned long long)r->tplans[k]);
+            printf("}, \"thread_busy\": %.6f,\n", tb / ((double)nthr * mk));
         }
         printf(" \"protocol\": \"%s\", \"cpu_eff\": %.6f,", protocol_name(o), r->cpu_eff);
         if (o->win_end > o->win_start)
@@ -538,11 +541,15 @@ static void report(const char *fmt, const struct lf__sim_platform *pf, const str
         printf("chunks       %llu rank (%llu calibration), %llu thread (%llu calibration)\n",
                (unsigned long long)r->chunks, (unsigned long long)r->calib_chunks,
                (unsigned long long)r->tchunks, (unsigned long long)r->tcalib_chunks);
-        if (r->tuntimed[0] || r->tuntimed[1])
-            printf("untimed      %llu tiny, %llu coarse sub-loops of %llu (the node schedule's "
-                   "untimed executions, as the dispatcher runs them)\n",
-                   (unsigned long long)r->tuntimed[0], (unsigned long long)r->tuntimed[1],
+        if (r->tplans[LF__PLAN_DEALT] != r->chunks) {
+            printf("plans        ");
+            for (int k = 0; k < LF__PLANS; k++)
+                printf("%s%llu %s", k ? ", " : "", (unsigned long long)r->tplans[k],
+                       lf__plan_names[k]);
+            printf(" sub-loops of %llu (the node schedule's plans, as the dispatcher "
+                   "chooses them)\n",
                    (unsigned long long)r->chunks);
+        }
     } else
         printf("chunks       %llu (%llu calibration)\n", (unsigned long long)r->chunks,
                (unsigned long long)r->calib_chunks);

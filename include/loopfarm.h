@@ -269,6 +269,10 @@ struct lf_site {
     int line;
     void *priv; /* read and published by the library with atomic builtins only */
     int flags;  /* LF_SITE_*: how the site's handles are made */
+    /* The loop's own schedule as the program wrote it (a schedule spec, such
+     * as "dynamic" for a preload shim's schedule(dynamic) loop), which auto
+     * measures itself against; NULL: guided self-scheduling. */
+    const char *own;
 };
 /* The site's handles keep their chunks within OpenMP's guided bound
  * (lf_loop_set_guided_cap): the preload shim's schedule(guided) loops. */

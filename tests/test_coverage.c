@@ -1,7 +1,7 @@
 /* tests/test_coverage.c - every iteration exactly once through the explicit
  * API, for every schedule x team size x trip count x increment x bounds near
  * the ends of long, with members running consecutive loops without a barrier
- * (and auto's coarse executions, at a site primed to run them).
+ * (and each of auto's execution plans, forced in turn).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dispatch/dispatch.h" /* struct lf_loop: a site memory primed for coarse runs */
+#include "dispatch/dispatch.h" /* struct lf_loop: the plan a site ran, its memory primed */
 #include "loopfarm.h"
 #include "lfcu.h"
 #include "cover.h"
@@ -56,13 +56,11 @@ static unsigned long big_trip(void)
     return getenv("LF_TEST_QUICK") ? 20000UL : 1000000UL;
 }
 
-/* The schedules each sweep runs: cover_specs, then (k == cover_count())
- * auto at a site primed to run coarse (*coarse set).  auto self-schedules
- * untimed, one iteration per claim from split blocks, an execution whose
- * site measured LF__COARSE_NS or more per iteration (lf__exec_untimed); no
- * body here costs that, so the site's memory is set so before its first
- * loop: its executions run coarse until the periodic timed one (and tiny
- * where a loop is empty), timed ones after it learned how cheap they are. */
+/* The schedules each sweep runs: cover_specs, then auto with each of its
+ * execution plans forced in turn (plan=dealt, own, self, tiny; k -
+ * cover_count() in *forced, else -1).  The self-scheduled plan's site is
+ * primed with a time per iteration of LF__SELF_NS / 2.5, so that its
+ * fixed chunks are of three iterations, split where the loop is long. */
 static int cover_count(void)
 {
     int k = 0;
@@ -71,15 +69,19 @@ static int cover_count(void)
     return k;
 }
 
-static const char *spec_at(int k, int *coarse)
+static const char *const forced_specs[LF__PLANS] = {"auto,plan=dealt", "auto,plan=own",
+                                                    "auto,plan=self", "auto,plan=tiny"};
+
+static const char *spec_at(int k, int *forced)
 {
-    *coarse = k == cover_count();
-    return *coarse ? "auto" : cover_specs[k];
+    *forced = k < cover_count() ? -1 : k - cover_count();
+    return *forced < 0 ? cover_specs[k] : *forced < LF__PLANS ? forced_specs[*forced] : NULL;
 }
 
-/* Run cases on a fresh team of P threads under spec (primed to run coarse
- * where coarse is set); assert exactly once. */
-static void run_team(const char *spec, int coarse, int P, struct cover_case *cases, int ncases,
+/* Run cases on a fresh team of P threads under spec (a forced plan of
+ * auto, or -1); assert exactly once, and that a team of two or more ran
+ * the forced plan. */
+static void run_team(const char *spec, int forced, int P, struct cover_case *cases, int ncases,
                      int early)
 {
     lf_schedule *s;
@@ -87,10 +89,8 @@ static void run_team(const char *spec, int coarse, int P, struct cover_case *cas
     CU_ASSERT_EQUAL_FATAL(lf_schedule_parse(spec, &s, err, sizeof err), 0);
     lf_loop *loop;
     CU_ASSERT_EQUAL_FATAL(lf_loop_create(&loop, P, s, spec), 0);
-    if (coarse) {
-        loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
-        loop->mem.untimed_runs = 0;
-    }
+    if (forced == LF__PLAN_SELF)
+        loop->mem.team_ns_per_iter = LF__SELF_NS / 2.5; /* chunks of ceil(2.5) */
     pthread_t th[64];
     struct team_run runs[64];
     for (int t = 0; t < P; t++) {
@@ -106,16 +106,14 @@ static void run_team(const char *spec, int coarse, int P, struct cover_case *cas
         long dup = atomic_load(&cases[k].dup);
         if (miss || dup)
             fprintf(stderr, "FAIL %s%s P=%d lo=%ld hi=%ld incr=%ld n=%lu: %lu missing, %ld twice\n",
-                    spec, coarse ? " (primed coarse)" : "", P, cases[k].lo, cases[k].hi,
-                    cases[k].incr, cases[k].n, miss, dup);
+                    spec, "", P, cases[k].lo, cases[k].hi, cases[k].incr, cases[k].n, miss, dup);
         CU_ASSERT_EQUAL(miss, 0);
         CU_ASSERT_EQUAL(dup, 0);
     }
-    if (coarse && P > 1) { /* a team of one never runs untimed */
-        int nonempty = 0;
-        for (int k = 0; k < ncases; k++)
-            nonempty |= cases[k].n > 0;
-        CU_ASSERT(!nonempty || loop->untimed_done[1] > 0);
+    if (forced >= 0 && P > 1) { /* a team of one runs its loops whole */
+        CU_ASSERT_EQUAL(loop->ring[0].plan.kind, forced);
+        CU_ASSERT(forced != LF__PLAN_SELF || loop->ring[0].plan.chunk == 3);
+        CU_ASSERT_EQUAL(loop->tiny_done > 0, forced == LF__PLAN_TINY);
     }
     lf_loop_destroy(loop);
     lf_schedule_free(s);
@@ -124,8 +122,9 @@ static void run_team(const char *spec, int coarse, int P, struct cover_case *cas
 /* The full matrix for one bounds placement. */
 static void sweep(int where)
 {
-    for (int s = 0, coarse = 0; !coarse; s++) {
-        const char *spec = spec_at(s, &coarse);
+    int forced;
+    for (int s = 0; spec_at(s, &forced); s++) {
+        const char *spec = spec_at(s, &forced);
         for (size_t p = 0; p < sizeof team_sizes / sizeof *team_sizes; p++) {
             int P = team_sizes[p];
             unsigned long trips[8];
@@ -135,7 +134,7 @@ static void sweep(int where)
             for (int t = 0; t < nt; t++)
                 for (int k = 0; k < 4; k++)
                     CU_ASSERT_EQUAL_FATAL(cover_make(&cases[nc++], trips[t], incrs[k], where), 0);
-            run_team(spec, coarse, P, cases, nc, 0);
+            run_team(spec, forced, P, cases, nc, 0);
             for (int k = 0; k < nc; k++)
                 cover_free(&cases[k]);
         }
@@ -172,13 +171,14 @@ static void test_trip_count_extremes(void)
     CU_ASSERT_EQUAL(lf_trip_count(0, -10, -3, &ok), 4);
     CU_ASSERT_EQUAL(lf_trip_count(0, 1, 0, &ok), 0);
     CU_ASSERT(!ok);
-    for (int s = 0, coarse = 0; !coarse; s++) {
-        const char *spec = spec_at(s, &coarse);
+    int forced;
+    for (int s = 0; spec_at(s, &forced); s++) {
+        const char *spec = spec_at(s, &forced);
         struct cover_case c;
         CU_ASSERT_EQUAL_FATAL(cover_make(&c, 5, LONG_MAX / 2, 2), 0);
         c.hi = LONG_MAX; /* LONG_MIN + k * (2^62 - 1) < LONG_MAX for k = 0..4 */
         CU_ASSERT_EQUAL(lf_trip_count(c.lo, c.hi, c.incr, &ok), 5);
-        run_team(spec, coarse, 3, &c, 1, 0);
+        run_team(spec, forced, 3, &c, 1, 0);
         cover_free(&c);
     }
 }
@@ -187,14 +187,15 @@ static void test_trip_count_extremes(void)
  * take them. */
 static void test_member_leaving_early_loses_nothing(void)
 {
-    for (int s = 0, coarse = 0; !coarse; s++) {
-        const char *spec = spec_at(s, &coarse);
+    int forced;
+    for (int s = 0; spec_at(s, &forced); s++) {
+        const char *spec = spec_at(s, &forced);
         if (strncmp(spec, "static", 6) == 0)
             continue; /* a static member owns its block: leaving early drops it by design */
         struct cover_case c[3];
         for (int k = 0; k < 3; k++)
             CU_ASSERT_EQUAL_FATAL(cover_make(&c[k], 10000, 1, 0), 0);
-        run_team(spec, coarse, 3, c, 3, 1);
+        run_team(spec, forced, 3, c, 3, 1);
         for (int k = 0; k < 3; k++)
             cover_free(&c[k]);
     }

@@ -333,7 +333,7 @@ static void test_trace_covers_every_iteration(const char *self)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     char line[256];
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
-    CU_ASSERT_STRING_EQUAL(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n");
+    CU_ASSERT_STRING_EQUAL(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan\n");
     static char seen[2][5000];
     memset(seen, 0, sizeof seen);
     long rows = 0, bad = 0;
@@ -427,75 +427,87 @@ static long run_counted(lf_loop *loop, long n, atomic_uchar *hits)
     return bad;
 }
 
-/* auto on a loop whose team computes far under LF__TINY_NS: once a timed
- * execution measured it, executions run untimed in 2P chunks of
- * ceil(n / 2P) claimed by fetch-and-add (no lease, so no pieces), every
- * LF__TINY_RECHECK-th timed again; each covers every iteration once.  A
- * long loop, and leases asked for explicitly, never run tiny.
+/* auto on a loop whose team computes far under LF__TINY_NS: once a DEALT
+ * execution measured it, executions run tiny, untimed in 2P chunks of
+ * ceil(n / 2P) claimed by fetch-and-add (no lease, so no pieces) and
+ * booked to no plan, every LF__TINY_RECHECK-th under the selection's plan
+ * again; each covers every iteration once.  A long loop, and leases asked
+ * for explicitly, never run tiny; a lessee's word that an execution is not
+ * tiny holds for that execution.
  *
  * Whether an execution runs tiny follows from what the site remembers when
- * it starts (the team's time per iteration, the tiny runs since the last
- * timed one), which is read here before each: the test asserts the rule,
- * not how fast this machine is (a sanitised build may measure the loop
- * above LF__TINY_NS and run every execution timed, as it should). */
+ * it starts (the team's time per iteration, the tiny runs in a row), which
+ * is read here before each: the test asserts the rule, not how fast this
+ * machine is (a sanitised build may measure the loop above LF__TINY_NS
+ * and never run tiny, as it should). */
 static void test_auto_tiny_runs_untimed(void)
 {
     enum { N = 64, RUNS = 100 };
     static atomic_uchar hits[200000];
     lf_loop *loop = make_loop("auto", 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
-    int tiny = 0, timed = 0, expected_tiny = 0, wrong = 0;
+    int tiny = 0, chosen = 0, expected_tiny = 0, wrong = 0;
     long bad = 0;
     for (int e = 0; e < RUNS; e++) {
         double per = loop->mem.team_ns_per_iter;
-        /* An execution measured under a busy machine may read coarse
-         * (LF__COARSE_NS per iteration): untimed as well, one iteration a
-         * claim. */
-        int due = per > 0.0 && loop->mem.untimed_runs + 1 < LF__TINY_RECHECK;
-        int want_tiny = due && per * N < LF__TINY_NS;
-        int want_coarse = due && !want_tiny && per >= LF__COARSE_NS;
+        int want_tiny = lf__exec_tiny_due(&loop->sched, 2, per, loop->mem.tiny_runs, N);
+        unsigned long before = loop->tiny_done, booked = loop->mem.sel.execs;
         expected_tiny += want_tiny;
         bad += run_counted(loop, N, hits);
         struct lf_loop_stats st;
         CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
         CU_ASSERT_EQUAL(st.iterations, N);
-        int was_untimed = st.pieces == 0, was_tiny = was_untimed && !want_coarse;
-        if (was_untimed != (want_tiny || want_coarse)) {
+        int was_tiny = loop->tiny_done != before;
+        if (was_tiny != want_tiny) {
             wrong++;
             fprintf(stderr,
-                    "execution %d: site remembered %.1f ns per iteration, %u untimed runs; ran "
+                    "execution %d: site remembered %.1f ns per iteration, %u tiny runs; ran "
                     "%s\n",
-                    e, per, loop->mem.untimed_runs, was_untimed ? "untimed" : "timed");
+                    e, per, loop->mem.tiny_runs, was_tiny ? "tiny" : "a chosen plan");
         }
-        if (was_untimed) {
-            tiny += was_tiny;
-            /* tiny: ceil(64 / 4) = 16 each; coarse: one iteration each */
-            CU_ASSERT_EQUAL(st.chunks, want_coarse ? N : 4);
+        if (was_tiny) {
+            tiny++;
+            CU_ASSERT_EQUAL(st.chunks, 4); /* ceil(64 / 4) = 16 each */
             CU_ASSERT_EQUAL(st.calib_chunks, 0);
+            CU_ASSERT_EQUAL(st.pieces, 0);
+            CU_ASSERT_EQUAL(loop->mem.sel.execs, booked); /* booked to no plan */
         } else {
-            timed++;
+            chosen++;
+            CU_ASSERT_EQUAL(loop->mem.sel.execs, booked + 1);
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT_EQUAL(wrong, 0);
-    /* The first execution is timed (nothing measured yet), and at most
-     * LF__TINY_RECHECK - 1 tiny ones follow a timed one. */
-    CU_ASSERT(timed >= 1 + (RUNS - 1) / LF__TINY_RECHECK);
+    /* The first execution is chosen (nothing measured yet), and at most
+     * LF__TINY_RECHECK - 1 tiny ones follow a chosen one. */
+    CU_ASSERT(chosen >= 1 + (RUNS - 1) / LF__TINY_RECHECK);
     if (tiny < RUNS / 2)
         fprintf(stderr,
-                "auto on %d iterations: %d tiny (%d expected from the measurements), %d timed\n", N,
-                tiny, expected_tiny, timed);
+                "auto on %d iterations: %d tiny (%d expected from the measurements), %d "
+                "by the selection\n",
+                N, tiny, expected_tiny, chosen);
     /* However slow this build measured the loop, the tiny path itself runs:
      * a site remembering 1 ns per iteration starts the next execution tiny. */
     loop->mem.team_ns_per_iter = 1.0;
-    loop->mem.untimed_runs = 0;
+    loop->mem.tiny_runs = 0;
     CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
     struct lf_loop_stats st;
     CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
     CU_ASSERT_EQUAL(st.pieces, 0);
     CU_ASSERT_EQUAL(st.chunks, 4);
     CU_ASSERT_EQUAL(st.calib_chunks, 0);
-    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
+    CU_ASSERT_EQUAL(loop->mem.tiny_runs, 1);
+    /* Told by its lessee that the next execution is not tiny: it is not
+     * (booked to its plan), once only. */
+    unsigned long booked = loop->mem.sel.execs, before = loop->tiny_done;
+    lf__loop_skip_tiny(loop);
+    CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
+    CU_ASSERT_EQUAL(loop->tiny_done, before);
+    CU_ASSERT_EQUAL(loop->mem.sel.execs, booked + 1);
+    CU_ASSERT_EQUAL(loop->no_tiny, 0);
+    loop->mem.team_ns_per_iter = 1.0;
+    CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
+    CU_ASSERT_EQUAL(loop->tiny_done, before + 1);
     lf_loop_destroy(loop);
 
     const char *never[] = {"auto,lease=force", "auto,lease=on", "auto,memory=off"};
@@ -514,9 +526,7 @@ static void test_auto_tiny_runs_untimed(void)
     loop = make_loop("auto", 2);
     for (int e = 0; e < 6; e++) {
         CU_ASSERT_EQUAL(run_counted(loop, 200000, hits), 0);
-        struct lf_loop_stats st;
-        lf_loop_last_stats(loop, &st);
-        CU_ASSERT(st.pieces > 0);
+        CU_ASSERT_EQUAL(loop->tiny_done, 0);
     }
     lf_loop_destroy(loop);
 }
@@ -637,101 +647,97 @@ static void test_split_blocks(void)
     }
 }
 
-enum { COARSE_N = 4 * LF__SPLIT_CHUNKS };
+enum { SELF_N = 4 * LF__SPLIT_CHUNKS };
 
-/* One execution of COARSE_N iterations of loop (auto, 2 members,
- * nonmonotonic) that is to run coarse, one thread playing both members,
- * member 1 claiming first: asserts its shape (one iteration per claim,
- * member 1's first claim at the front of its split block, no pieces, no
- * calibration, every iteration once) and that the handle counted it as
- * its first coarse execution. */
-static void coarse_execution(lf_loop *loop)
+/* One execution of SELF_N iterations of loop (auto, 2 members) that is to
+ * run self-scheduled with iterations of 2 LF__SELF_NS, one thread playing
+ * both members, member 1 claiming first: asserts its shape (one iteration
+ * per claim, no pieces, no calibration, every iteration once; member 1's
+ * first claim the front of its split block, or of the loop when it is
+ * monotonic) and that nothing was learned (the memory's time per
+ * iteration is as it was). */
+static void self_execution(lf_loop *loop, int monotonic)
 {
-    unsigned char hits[COARSE_N] = {0};
+    unsigned char hits[SELF_N] = {0};
+    loop->mem.team_ns_per_iter = 2.0 * LF__SELF_NS;
     for (int t = 0; t < 2; t++)
-        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, COARSE_N, 1), 0);
+        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, SELF_N, 1), 0);
+    CU_ASSERT_EQUAL(loop->ring[0].plan.kind, LF__PLAN_SELF);
     long bad = 0, got[2] = {0, 0}, first[2] = {-1, -1};
-    take_turns(loop, 1, COARSE_N, 1, hits, &bad, got, first);
+    take_turns(loop, 1, SELF_N, 1, hits, &bad, got, first);
     struct lf_loop_stats st;
-    leave_both(loop, COARSE_N, hits, &bad, &st);
+    leave_both(loop, SELF_N, hits, &bad, &st);
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_EQUAL(first[1], COARSE_N / 2); /* its own block's front */
-    CU_ASSERT_EQUAL(first[0], 0);
-    CU_ASSERT_EQUAL(st.chunks, COARSE_N);
+    CU_ASSERT_EQUAL(first[1], monotonic ? 0 : SELF_N / 2);
+    CU_ASSERT_EQUAL(first[0], monotonic ? 1 : 0);
+    CU_ASSERT_EQUAL(st.chunks, SELF_N);
     CU_ASSERT_EQUAL(st.pieces, 0);
     CU_ASSERT_EQUAL(st.calib_chunks, 0);
-    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 1);
-    CU_ASSERT_EQUAL(loop->untimed_done[1], 1); /* one coarse execution, for LF_VERBOSE */
-    CU_ASSERT_EQUAL(loop->untimed_done[0], 0);
+    CU_ASSERT_EQUAL(loop->mem.team_ns_per_iter, 2.0 * LF__SELF_NS);
 }
 
-/* auto at a site whose memory says an iteration costs LF__COARSE_NS or
- * more (and no timed execution is due) self-schedules untimed: chunks of
- * one iteration, no lease pieces, no calibration, and (a nonmonotonic
- * loop of LF__SPLIT_CHUNKS chunks per member or more) split blocks, so
- * member 1's first claim is the front of its block though it claims
- * first; every iteration once.  One thread plays both members, so the
- * order of the claims is the test's; nothing here reads a clock's
- * verdict, the memory is set.  A monotonic loop is never run so: timed,
- * it learns (two threads run it). */
-static void test_auto_coarse_self_schedules(void)
+/* auto self-schedules where that is the plan chosen (by selection or by
+ * plan=self): chunks of LF__SELF_NS of compute, one iteration when they
+ * cost more, no lease pieces, no calibration, and (a nonmonotonic loop of
+ * LF__SPLIT_CHUNKS chunks per member or more) split blocks, so member 1's
+ * first claim is the front of its block though it claims first; a
+ * monotonic loop's chunks come from one counter.  One thread plays both
+ * members, so the order of the claims is the test's; nothing here reads a
+ * clock's verdict: the site's selection is set. */
+static void test_auto_self_schedules(void)
 {
-    lf_loop *loop = make_loop("auto", 2);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
-    loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
-    loop->mem.untimed_runs = 0;
-    coarse_execution(loop);
-    lf_loop_destroy(loop);
-
-    static atomic_uchar counted[COARSE_N];
-    loop = make_loop("auto", 2);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
-    CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, 1), 0);
-    loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS;
-    loop->mem.untimed_runs = 0;
-    CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
-    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
-    lf_loop_destroy(loop);
-}
-
-/* How a lessee tells a handle to run its next execution
- * (lf__loop_run_next, for the handle-free entry that decides for a site,
- * lib/omp/team.c) overrides what the handle's memory says, for that
- * execution only.  Told coarse where the memory would time it: one
- * iteration per claim from split blocks, no pieces, no calibration,
- * counted as coarse; the execution after goes by the memory again (timed:
- * it learns, resetting the untimed count).  Told timed where the memory
- * says coarse: timed, it learns.  A monotonic loop told coarse is timed
- * (fixed chunks of a split loop would break its order). */
-static void test_told_run_overrides_memory(void)
-{
-    static atomic_uchar counted[COARSE_N];
-    lf_loop *loop = make_loop("auto", 2);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
-    /* COARSE_N iterations of half LF__COARSE_NS: neither tiny nor coarse. */
-    loop->mem.team_ns_per_iter = 0.5 * LF__COARSE_NS;
-    loop->mem.untimed_runs = 0;
-    lf__loop_run_next(loop, LF__RUN_COARSE);
-    coarse_execution(loop);
-    CU_ASSERT_EQUAL(loop->told, -1); /* once only */
-    CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
-    CU_ASSERT_EQUAL(loop->untimed_done[1], 1);
-    CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
-    lf_loop_destroy(loop);
-
     for (int monotonic = 0; monotonic < 2; monotonic++) {
+        lf_loop *loop = make_loop("auto,plan=self", 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, monotonic), 0);
+        self_execution(loop, monotonic);
+        lf_loop_destroy(loop);
+        /* Chosen by the selection: every candidate measured, none due, the
+         * site past its first executions. */
         loop = make_loop("auto", 2);
         CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
         CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, monotonic), 0);
-        loop->mem.team_ns_per_iter = 2.0 * LF__COARSE_NS; /* coarse by its memory */
-        loop->mem.untimed_runs = 5;
-        lf__loop_run_next(loop, monotonic ? LF__RUN_COARSE : LF__RUN_TIMED);
-        CU_ASSERT_EQUAL(run_counted(loop, COARSE_N, counted), 0);
-        CU_ASSERT_EQUAL(loop->untimed_done[1], 0);
-        CU_ASSERT_EQUAL(loop->mem.untimed_runs, 0); /* timed: it learned */
-        CU_ASSERT_EQUAL(loop->told, -1);
+        for (int k = 0; k < LF__PLAN_TINY; k++) {
+            loop->mem.sel.arm[k].have = 1;
+            loop->mem.sel.arm[k].ns[0] = k == LF__PLAN_SELF ? 1.0 : 2.0;
+            loop->mem.sel.arm[k].due = 1000;
+        }
+        loop->mem.sel.chosen = LF__PLAN_SELF;
+        loop->mem.sel.execs = LF__SEL_SETTLE; /* past its first executions */
+        self_execution(loop, monotonic);
+        CU_ASSERT_EQUAL(loop->mem.sel.execs, LF__SEL_SETTLE + 1); /* booked */
+        CU_ASSERT_EQUAL(loop->mem.sel.arm[LF__PLAN_SELF].runs, 1);
         lf_loop_destroy(loop);
     }
+}
+
+/* The OWN plan runs the loop's own schedule (lf__loop_set_own, as a
+ * preload shim sets a site's): dynamic,3 from one counter, member 1's
+ * first chunk at the front though the loop is nonmonotonic, nothing
+ * learned; a spec that does not parse is refused and the handle keeps
+ * guided. */
+static void test_own_plan_runs_loop_schedule(void)
+{
+    enum { N = 100 };
+    lf_loop *loop = make_loop("auto,plan=own", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    CU_ASSERT_EQUAL(lf__loop_set_own(loop, "nonsense"), -EINVAL);
+    CU_ASSERT_EQUAL(lf__loop_set_own(loop, "dynamic,3"), 0);
+    unsigned char hits[N] = {0};
+    for (int t = 0; t < 2; t++)
+        CU_ASSERT_EQUAL_FATAL(lf_loop_begin(loop, t, 0, N, 1), 0);
+    CU_ASSERT_EQUAL(loop->ring[0].plan.kind, LF__PLAN_OWN);
+    long bad = 0, got[2] = {0, 0}, first[2] = {-1, -1};
+    take_turns(loop, 1, N, 3, hits, &bad, got, first);
+    struct lf_loop_stats st;
+    leave_both(loop, N, hits, &bad, &st);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(first[1], 0);
+    CU_ASSERT_EQUAL(first[0], 3);
+    CU_ASSERT_EQUAL(st.chunks, (N + 2) / 3);
+    CU_ASSERT_EQUAL(st.calib_chunks, 0);
+    CU_ASSERT_EQUAL(loop->mem.valid, 0); /* nothing learned */
+    lf_loop_destroy(loop);
 }
 
 int main(int argc, char **argv)
@@ -769,8 +775,8 @@ int main(int argc, char **argv)
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},
-        {"auto_coarse_self_schedules", test_auto_coarse_self_schedules},
-        {"told_run_overrides_memory", test_told_run_overrides_memory},
+        {"auto_self_schedules", test_auto_self_schedules},
+        {"own_plan_runs_loop_schedule", test_own_plan_runs_loop_schedule},
         {0, 0},
     };
     return lfcu_run("dispatch", tests);

@@ -301,78 +301,200 @@ static void test_few_iterations_self_scheduled(void)
         }
 }
 
-/* lf__exec_untimed's chunk, its kind checked against the chunk: timed
- * exactly when 0, coarse only with chunks of one iteration. */
-static uint64_t untimed(const struct lf__sched *s, int p, struct lf__site_mem *m, uint64_t n)
+/* The plan of the next execution of n iterations at site st on p workers,
+ * with the constraints of in (NULL: none), checked for the shape every
+ * plan has: a fixed chunk exactly when claimed with fetch-and-add, the
+ * site's policy exactly under DEALT, which alone learns. */
+static struct lf__plan plan_at(struct site *st, int p, uint64_t n, const struct lf__plan_in *in)
 {
-    enum lf__run_kind k = LF__RUN_COARSE;
-    uint64_t c = lf__exec_untimed(s, p, m, n, &k);
-    CU_ASSERT_EQUAL(c == 0, k == LF__RUN_TIMED);
-    CU_ASSERT(k != LF__RUN_COARSE || c == 1);
-    return c;
+    struct lf__plan_in i = in ? *in : (struct lf__plan_in){0};
+    i.sched = &st->s;
+    i.workers = p;
+    i.n = n;
+    struct lf__plan pl = lf__exec_plan(&i, &st->m);
+    CU_ASSERT_EQUAL(pl.claim == LF__CLAIM_FETCH_ADD, pl.chunk != 0);
+    CU_ASSERT_EQUAL(pl.kind == LF__PLAN_DEALT, pl.sched == &st->s);
+    CU_ASSERT(!pl.learns || pl.kind == LF__PLAN_DEALT);
+    return pl;
 }
 
-/* lf__exec_untimed, tiny: after a timed execution measured the team's
- * time per iteration (100 ns here), a loop expected under LF__TINY_NS runs
- * tiny in chunks of ceil(n / 2P), LF__TINY_RECHECK - 1 times in a row,
- * then timed once (which measures again and restarts the count); never for
- * a longer loop, a team of one, leases asked for, memory off, or a
- * schedule that learns no profile. */
+/* Tiny: after a DEALT execution measured one worker's time per iteration
+ * (100 ns here), a loop expected under LF__TINY_NS runs tiny in chunks of
+ * ceil(n / 2P), LF__TINY_RECHECK - 1 times in a row, then under the plan
+ * its selection gives (booked, so that a loop that grew is seen); never
+ * for a longer loop, a team of one, leases asked for, memory off, a forced
+ * plan, OpenMP's guided bound, or a schedule that learns no profile. */
 static void test_tiny_rule(void)
 {
     struct site st;
     site_open(&st, "auto");
-    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 64), 0); /* nothing measured yet */
+    CU_ASSERT_EQUAL(plan_at(&st, P, 64, NULL).kind, LF__PLAN_DEALT); /* nothing measured yet */
     execute_times(&st, 1, 64, flat, even);
     CU_ASSERT_DOUBLE_EQUAL(st.m.team_ns_per_iter, 100.0, 1e-9);
-    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 100), 0); /* 100 x 100 ns: not under */
-    for (int k = 1; k < LF__TINY_RECHECK; k++)
-        CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 99), 25); /* ceil(99 / 4) */
-    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 99), 0);      /* the timed recheck */
-    execute_times(&st, 1, 64, flat, even);
-    CU_ASSERT_EQUAL(st.m.untimed_runs, 0);
-    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1), 1);
-    CU_ASSERT_EQUAL(untimed(&st.s, 1, &st.m, 1), 0);
-    const char *never[] = {"auto,lease=on",   "auto,lease=off", "auto,lease=force",
-                           "auto,memory=off", "multi",          "af"};
+    CU_ASSERT_NOT_EQUAL(plan_at(&st, P, 100, NULL).kind, LF__PLAN_TINY); /* 100 x 100 ns */
+    for (int k = 1; k < LF__TINY_RECHECK; k++) {
+        struct lf__plan pl = plan_at(&st, P, 99, NULL);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_TINY);
+        CU_ASSERT_EQUAL(pl.chunk, 25); /* ceil(99 / 4) */
+        CU_ASSERT(!pl.booked && !pl.timed && !pl.split);
+    }
+    struct lf__plan re = plan_at(&st, P, 99, NULL); /* the recheck */
+    CU_ASSERT(re.kind != LF__PLAN_TINY && re.booked);
+    CU_ASSERT_EQUAL(st.m.tiny_runs, 0);
+    CU_ASSERT_EQUAL(plan_at(&st, P, 1, NULL).kind, LF__PLAN_TINY);
+    CU_ASSERT_NOT_EQUAL(plan_at(&st, 1, 1, NULL).kind, LF__PLAN_TINY);
+    struct lf__plan_in cap = {.guided_cap = 1}, told = {.no_tiny = 1};
+    CU_ASSERT_NOT_EQUAL(plan_at(&st, P, 1, &cap).kind, LF__PLAN_TINY);
+    CU_ASSERT_NOT_EQUAL(plan_at(&st, P, 1, &told).kind, LF__PLAN_TINY);
+    const char *never[] = {"auto,lease=on",
+                           "auto,lease=off",
+                           "auto,lease=force",
+                           "auto,memory=off",
+                           "auto,plan=own",
+                           "multi",
+                           "af"};
     for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
         struct site o;
         site_open(&o, never[k]);
         o.m.team_ns_per_iter = 100.0;
-        CU_ASSERT_EQUAL(untimed(&o.s, P, &o.m, 4), 0);
+        CU_ASSERT_NOT_EQUAL(plan_at(&o, P, 4, NULL).kind, LF__PLAN_TINY);
     }
 }
 
-/* lf__exec_untimed, coarse: a site whose iterations cost LF__COARSE_NS or
- * more each (and whose loop is not tiny) runs untimed one iteration per
- * claim, LF__TINY_RECHECK - 1 times in a row between timed ones; below
- * LF__COARSE_NS it runs timed, and a loop short enough for LF__TINY_NS
- * runs tiny whatever its iterations cost.  The same schedules as tiny's
- * never do. */
-static void test_coarse_rule(void)
+/* The candidates and their shapes: the first LF__SEL_SETTLE executions
+ * run DEALT, then OWN is tried (the loop's own schedule: guided where none
+ * is given), then SELF
+ * (fixed chunks of about LF__SELF_NS, one iteration when iterations are
+ * longer, split where the order is free); the guided bound leaves SELF
+ * out, located chunks leave only DEALT, a monotonic loop's SELF chunks
+ * come from one counter, plan= forces a kind, and a schedule that does
+ * not choose always runs DEALT. */
+static void test_plan_candidates(void)
 {
     struct site st;
     site_open(&st, "auto");
-    st.m.team_ns_per_iter = LF__COARSE_NS;
-    for (int k = 1; k < LF__TINY_RECHECK; k++)
-        CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1000), 1);
-    CU_ASSERT_EQUAL(untimed(&st.s, P, &st.m, 1000), 0); /* the timed recheck */
-    CU_ASSERT_EQUAL(st.m.untimed_runs, LF__TINY_RECHECK - 1);
-    st.m.untimed_runs = 0;
-    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, LF__COARSE_NS, 0, 1000), LF__RUN_COARSE);
-    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, 0.99 * LF__COARSE_NS, 0, 1000), LF__RUN_TIMED);
-    /* 1 x 5 us is under LF__TINY_NS: tiny (one chunk of one iteration). */
-    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, LF__COARSE_NS, 0, 1), LF__RUN_TINY);
-    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, 1, LF__COARSE_NS, 0, 1000), LF__RUN_TIMED);
-    CU_ASSERT_EQUAL(lf__exec_run_kind(&st.s, P, 0.0, 0, 1000), LF__RUN_TIMED);
-    const char *never[] = {"auto,lease=on",   "auto,lease=off", "auto,lease=force",
-                           "auto,memory=off", "multi",          "af"};
-    for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
-        struct site o;
-        site_open(&o, never[k]);
-        o.m.team_ns_per_iter = 10.0 * LF__COARSE_NS;
-        CU_ASSERT_EQUAL(untimed(&o.s, P, &o.m, 1000), 0);
+    struct lf__plan pl;
+    st.m.team_ns_per_iter = 2.0 * LF__SELF_NS;
+    for (int e = 0; e < LF__SEL_SETTLE; e++) { /* a site's first executions */
+        pl = plan_at(&st, P, 4096, NULL);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_DEALT);
+        CU_ASSERT(pl.booked && pl.learns && pl.timed);
+        CU_ASSERT_EQUAL(pl.lease, LF__LEASE_ON);
+        lf__exec_plan_book(&st.m, &pl, 4096.0 * 100.0, 4096);
     }
+    for (int e = 0; e < LF__SEL_TRIAL; e++) { /* its trial */
+        pl = plan_at(&st, P, 4096, NULL);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
+        CU_ASSERT_STRING_EQUAL(pl.sched->spec, "guided");
+        CU_ASSERT(!pl.learns && !pl.timed && pl.booked && pl.claim == LF__CLAIM_CAS);
+        lf__exec_plan_book(&st.m, &pl, 4096.0 * 150.0, 4096);
+    }
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT); /* it lost */
+    pl = plan_at(&st, P, 4096, NULL);
+    CU_ASSERT_EQUAL(pl.kind, LF__PLAN_SELF);
+    CU_ASSERT_EQUAL(pl.chunk, 1);
+    CU_ASSERT(pl.split && !pl.timed && pl.lease == LF__LEASE_OFF);
+    struct lf__plan_in mono = {.monotonic = 1}, loc = {.located = 1}, cap = {.guided_cap = 1};
+    pl = plan_at(&st, P, 4096, &mono);
+    CU_ASSERT_EQUAL(pl.kind, LF__PLAN_SELF);
+    CU_ASSERT(!pl.split);
+    CU_ASSERT_EQUAL(plan_at(&st, P, 4096, &loc).kind, LF__PLAN_DEALT);
+    CU_ASSERT_NOT_EQUAL(plan_at(&st, P, 4096, &cap).kind, LF__PLAN_SELF);
+    /* Iterations of LF__SELF_NS / 10: chunks of ten. */
+    st.m.team_ns_per_iter = 0.1 * LF__SELF_NS;
+    CU_ASSERT_EQUAL(plan_at(&st, P, 4096, NULL).chunk, 10);
+    /* The loop's own schedule, when given. */
+    struct lf__sched own;
+    char err[128];
+    CU_ASSERT_EQUAL_FATAL(lf__sched_parse("dynamic,3", &own, err, sizeof err), 0);
+    struct site o;
+    site_open(&o, "auto,plan=own");
+    struct lf__plan_in with_own = {.own = &own};
+    pl = plan_at(&o, P, 4096, &with_own);
+    CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
+    CU_ASSERT(pl.sched == &own && pl.claim == LF__CLAIM_FETCH_ADD && pl.chunk == 3);
+    CU_ASSERT(!pl.split && !pl.booked);
+    const char *forced[] = {"auto,plan=dealt", "auto,plan=self", "auto,plan=tiny"};
+    for (int k = 0; k < 3; k++) {
+        site_open(&o, forced[k]);
+        o.m.team_ns_per_iter = 100.0;
+        pl = plan_at(&o, P, 4096, NULL);
+        CU_ASSERT_EQUAL(pl.kind, k == 0 ? LF__PLAN_DEALT : k == 1 ? LF__PLAN_SELF : LF__PLAN_TINY);
+        CU_ASSERT(!pl.booked);
+    }
+    const char *never[] = {"multi", "af", "guided", "auto,lease=on"};
+    for (size_t k = 0; k < sizeof never / sizeof *never; k++) {
+        site_open(&o, never[k]);
+        for (int e = 0; e < 3; e++) {
+            pl = plan_at(&o, P, 4096, NULL);
+            CU_ASSERT_EQUAL(pl.kind, LF__PLAN_DEALT);
+            CU_ASSERT(!pl.booked);
+        }
+    }
+}
+
+/* Executions at site st under a cost model: each plan's wall time per
+ * iteration is ns[kind] times a deterministic noise factor within
+ * 1 +- noise; returns the total time and counts executions per kind. */
+static double run_model(struct site *st, int execs, const double *ns, double noise, unsigned *count,
+                        unsigned *seed)
+{
+    double total = 0.0;
+    for (int e = 0; e < execs; e++) {
+        struct lf__plan pl = plan_at(st, P, 10000, NULL);
+        *seed = *seed * 1103515245u + 12345u;
+        double f = 1.0 + noise * (2.0 * (double)((*seed >> 8) % 1000) / 999.0 - 1.0);
+        double t = ns[pl.kind] * f * 10000.0;
+        lf__exec_plan_book(&st->m, &pl, t, 10000);
+        total += t;
+        count[pl.kind]++;
+    }
+    return total;
+}
+
+/* Selection, through an injected cost model: a plan that loses is
+ * abandoned, and rerun rarely enough that the site's time stays within
+ * 1 + LF__SEL_HYST + LF__SEL_SHARE per losing candidate of the best plan's
+ * (plus the first executions' tries); noise within +-1 % does not flip the
+ * choice; when the chosen plan gets slower (a change of load or input),
+ * the site moves to the plan that is now best within a few executions. */
+static void test_selection_abandons_losing_plan(void)
+{
+    struct site st;
+    site_open(&st, "auto");
+    st.m.team_ns_per_iter = 100.0; /* SELF a candidate from the start */
+    unsigned count[LF__PLANS] = {0}, seed = 7;
+    double ns[LF__PLANS] = {100.0, 70.0, 300.0, 0.0}; /* OWN best, SELF far behind */
+    int execs = 2000;
+    double total = run_model(&st, execs, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
+    double bound = (double)execs * ns[LF__PLAN_OWN] * 10000.0 *
+                   (1.0 + LF__SEL_HYST + 2.0 * LF__SEL_SHARE + 0.01);
+    CU_ASSERT(total <= bound + 10000.0 * (ns[LF__PLAN_DEALT] + ns[LF__PLAN_SELF]));
+    /* The loser far behind is rerun far more rarely than the close one. */
+    CU_ASSERT(count[LF__PLAN_SELF] < count[LF__PLAN_DEALT]);
+    CU_ASSERT(count[LF__PLAN_SELF] <= 8);
+    CU_ASSERT(count[LF__PLAN_OWN] >= (unsigned)execs * 95 / 100);
+    unsigned long switches = st.m.sel.switches;
+    /* Steady noise: the choice holds. */
+    memset(count, 0, sizeof count);
+    run_model(&st, 500, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
+    CU_ASSERT(st.m.sel.switches - switches <= 2);
+    /* OWN gets three times slower: DEALT takes over within a window. */
+    ns[LF__PLAN_OWN] = 210.0;
+    memset(count, 0, sizeof count);
+    run_model(&st, LF__SEL_WIN, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT);
+    memset(count, 0, sizeof count);
+    run_model(&st, 1000, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT);
+    CU_ASSERT(count[LF__PLAN_DEALT] >= 950);
+    /* A challenger that turns better is found at its next rerun. */
+    ns[LF__PLAN_SELF] = 50.0;
+    memset(count, 0, sizeof count);
+    run_model(&st, 2 * LF__SEL_GAP_MAX, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
 }
 
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
@@ -469,7 +591,8 @@ int main(void)
         {"few_units_never_overstaked", test_few_units_never_overstaked},
         {"few_iterations_self_scheduled", test_few_iterations_self_scheduled},
         {"tiny_rule", test_tiny_rule},
-        {"coarse_rule", test_coarse_rule},
+        {"plan_candidates", test_plan_candidates},
+        {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},

@@ -137,25 +137,29 @@ static void test_every_iteration_exactly_once(void)
 }
 
 /* At a call site with a memory (lf__sim_opts.mem: each rank's sub-loops on
- * two levels), auto runs an execution as the dispatcher runs it there
- * (lf__exec_untimed): primed with iterations of 2 LF__COARSE_NS, coarse
- * (every chunk one iteration, nothing calibrated, the untimed run
- * counted); primed with a team compute under LF__TINY_NS, tiny (2P chunks
- * of ceil(n / 2P)); leases asked for, or another schedule, timed (the
- * memory learns: the untimed count is reset).  Every iteration once. */
-static void test_untimed_executions_at_a_site_memory(void)
+ * two levels), auto runs an execution under the plan the dispatcher's
+ * would (lf__exec_plan): self-scheduled where that is the plan (chunks of
+ * one iteration that costs 2 LF__SELF_NS, nothing calibrated or learned);
+ * tiny where the team's compute is under LF__TINY_NS (2P chunks of
+ * ceil(n / 2P), counted); the loop's own schedule (guided: GSS chunks,
+ * nothing learned); DEALT where it chooses and nothing was measured
+ * (calibrated, learned, booked to its plan), and always for leases asked
+ * for or another schedule.  Every iteration once. */
+static void test_plans_at_a_site_memory(void)
 {
     enum { P = 4, N = 1001 };
     static const struct {
         const char *spec;
         double ns_per_iter;
-        enum lf__run_kind run;
+        enum lf__plan_kind plan;
         uint64_t chunks;
     } cases[] = {
-        {"auto", 2.0 * LF__COARSE_NS, LF__RUN_COARSE, N},
-        {"auto", 1.0, LF__RUN_TINY, 2 * P},
-        {"auto,lease=on", 2.0 * LF__COARSE_NS, LF__RUN_TIMED, 0},
-        {"multi", 2.0 * LF__COARSE_NS, LF__RUN_TIMED, 0},
+        {"auto,plan=self", 2.0 * LF__SELF_NS, LF__PLAN_SELF, N},
+        {"auto", 1.0, LF__PLAN_TINY, 2 * P},
+        {"auto,plan=own", 2.0 * LF__SELF_NS, LF__PLAN_OWN, 0},
+        {"auto", 0.0, LF__PLAN_DEALT, 0},
+        {"auto,lease=on", 2.0 * LF__SELF_NS, LF__PLAN_DEALT, 0},
+        {"multi", 2.0 * LF__SELF_NS, LF__PLAN_DEALT, 0},
     };
     struct lf__sim_platform pf;
     speeds(&pf, "1,0.5", P);
@@ -164,7 +168,6 @@ static void test_untimed_executions_at_a_site_memory(void)
         uint64_t cal[P] = {0};
         struct lf__site_mem mem = {.ipt = ipt, .cal = cal, .cost = cost};
         mem.team_ns_per_iter = cases[k].ns_per_iter;
-        mem.untimed_runs = 5;
         struct lf__sched s;
         char err[512];
         CU_ASSERT_FATAL(lf__sched_parse(cases[k].spec, &s, err, sizeof err) == 0);
@@ -174,31 +177,44 @@ static void test_untimed_executions_at_a_site_memory(void)
         struct lf__sim_opts o = {.on_chunk = log_chunk, .ctx = &lg, .mem = &mem};
         struct lf__sim_result r;
         CU_ASSERT_FATAL(lf__sim_run(&pf, &s, &wl, &o, &r, err, sizeof err) == 0);
-        CU_ASSERT_EQUAL(r.run, cases[k].run);
+        CU_ASSERT_EQUAL(r.plan, cases[k].plan);
         unsigned char seen[N] = {0};
-        uint64_t dup = 0, sum = 0, off = 0;
+        uint64_t dup = 0, sum = 0, off = 0, size_at[N] = {0};
         for (size_t c = 0; c < lg.n; c++) {
             const struct lf__sim_chunk *ch = &lg.c[c];
             sum += ch->size;
             for (uint64_t it = ch->lo; it < ch->lo + ch->size && it < N; it++)
                 dup += seen[it]++ != 0;
-            /* tiny: ceil(N / 2P), the last one shorter */
-            if (cases[k].run == LF__RUN_TINY)
+            /* tiny: ceil(N / 2P), the last one shorter; self: one iteration */
+            if (cases[k].plan == LF__PLAN_TINY)
                 off += ch->size != (N + 2 * P - 1) / (2 * P) && ch->lo + ch->size != N;
-            if (cases[k].run == LF__RUN_COARSE)
+            if (cases[k].plan == LF__PLAN_SELF)
                 off += ch->size != 1;
+            if (ch->lo < N)
+                size_at[ch->lo] = ch->size;
+        }
+        /* own: guided from one counter, so in the order of the range each
+         * chunk is ceil(r / P) of the r iterations left before it */
+        for (uint64_t at = 0, left = N; cases[k].plan == LF__PLAN_OWN && at < N && size_at[at];) {
+            off += size_at[at] != (left + P - 1) / P;
+            left -= size_at[at];
+            at += size_at[at];
         }
         CU_ASSERT_EQUAL(sum, N);
         CU_ASSERT_EQUAL(dup, 0);
         CU_ASSERT_EQUAL(off, 0);
-        if (cases[k].run != LF__RUN_TIMED) {
-            CU_ASSERT_EQUAL(r.chunks, cases[k].chunks);
+        if (cases[k].plan != LF__PLAN_DEALT) {
+            if (cases[k].chunks)
+                CU_ASSERT_EQUAL(r.chunks, cases[k].chunks);
             CU_ASSERT_EQUAL(r.calib_chunks, 0);
-            CU_ASSERT_EQUAL(mem.untimed_runs, 6); /* counted, nothing learned */
-            CU_ASSERT_EQUAL(mem.team_ns_per_iter, cases[k].ns_per_iter);
+            CU_ASSERT_EQUAL(mem.team_ns_per_iter, cases[k].ns_per_iter); /* nothing learned */
+            CU_ASSERT_EQUAL(mem.tiny_runs, cases[k].plan == LF__PLAN_TINY);
+            CU_ASSERT_EQUAL(mem.sel.execs, 0); /* forced or tiny: booked to no plan */
         } else {
             CU_ASSERT(r.calib_chunks > 0);
-            CU_ASSERT_EQUAL(mem.untimed_runs, (s.pol->flags & LF__P_PROFILE) ? 0u : 5u);
+            CU_ASSERT((s.pol->flags & LF__P_PROFILE) ||
+                      mem.team_ns_per_iter == cases[k].ns_per_iter);
+            CU_ASSERT_EQUAL(mem.sel.execs, lf__exec_plan_chooses(&s, P) ? 1u : 0u);
         }
         free(lg.c);
         lf__sim_result_free(&r);
@@ -1026,7 +1042,7 @@ int main(void)
     static const struct lfcu_test tests[] = {
         {"same seed, same schedule", test_same_seed_same_schedule},
         {"every iteration exactly once", test_every_iteration_exactly_once},
-        {"untimed executions at a call site's memory", test_untimed_executions_at_a_site_memory},
+        {"plans at a call site's memory", test_plans_at_a_site_memory},
         {"a worker's chunks follow one another", test_worker_timeline_is_sequential},
         {"dynamic on equal speeds is efficient", test_dynamic_on_equal_speeds_is_efficient},
         {"one port serialises staging", test_one_port_serialises_staging},

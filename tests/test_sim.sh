@@ -283,32 +283,38 @@ e=$(eff static)
 awk -v e="$e" 'BEGIN { exit !(e < 0.5) }' || bad "a slow thread, node schedule static: efficiency $e (expected < 0.5)"
 
 # The node schedule's memory carries from one sub-loop to the next, so auto
-# runs sub-loops as the dispatcher runs its executions there
-# (lf__exec_untimed): iterations of a second or more each, coarse after each
-# rank's first (timed) sub-loop, every thread chunk of a coarse sub-loop one
-# iteration, so at least as many thread chunks as the iterations of the rank
-# chunks after each rank's first; sub-loops whose team computes for under
-# 10 us, tiny; leases asked for, or another schedule, never.  The tiling
-# check above ran auto's coarse sub-loops too.
-subloops() {
-    grep -o "\"$1_subloops\": [0-9]*" "$tmp/u" | cut -d' ' -f2
+# runs sub-loops under the plans the dispatcher would choose there
+# (lf__exec_plan): every sub-loop under one plan (the counts add up to the
+# rank chunks); a rank's first sub-loop dealt, its next ones trying the
+# loop's own schedule; plan=self gives one thread chunk per iteration to
+# iterations of a second; sub-loops whose team computes for under 10 us,
+# tiny; leases asked for, or another schedule, dealt always.
+plan_count() {
+    grep -o "\"$1\": [0-9]*" "$tmp/u" | head -1 | cut -d' ' -f2
+}
+rank_chunks() {
+    grep -o '"rank_chunks": [0-9]*' "$tmp/u" | head -1 | cut -d' ' -f2
+}
+plans_sum() {
+    echo $(($(plan_count dealt) + $(plan_count own) + $(plan_count self) + $(plan_count tiny)))
 }
 "$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto \
-    --trace "$tmp/ur.csv" --format json >"$tmp/u" || bad "untimed sub-loops: lf-sim failed"
-later=$(awk -F, 'NR > 1 && $2 > 0 { k++; s += $5 } END { print k + 0, s + 0 }' "$tmp/ur.csv")
-[ "$(subloops coarse)" = "${later% *}" ] && [ "$(subloops tiny)" = 0 ] ||
-    bad "iterations of 1 s: $(subloops coarse) coarse, $(subloops tiny) tiny sub-loops (expected ${later% *} coarse)"
+    --format json >"$tmp/u" || bad "sub-loop plans: lf-sim failed"
+[ "$(plans_sum)" = "$(rank_chunks)" ] && [ "$(plan_count dealt)" -ge 1 ] && [ "$(plan_count own)" -ge 1 ] ||
+    bad "auto's sub-loops: dealt $(plan_count dealt), own $(plan_count own), self $(plan_count self), tiny $(plan_count tiny) of $(rank_chunks) rank chunks"
+"$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto,plan=self \
+    --format json >"$tmp/u" || bad "self-scheduled sub-loops: lf-sim failed"
 tc=$(grep -o '"thread_chunks": [0-9]*' "$tmp/u" | head -1 | cut -d' ' -f2)
-[ "$tc" -ge "${later#* }" ] || bad "coarse sub-loops: $tc thread chunks for ${later#* } of their iterations"
+[ "$(plan_count self)" = "$(rank_chunks)" ] && [ "$tc" = 20000 ] ||
+    bad "plan=self: $(plan_count self) self sub-loops of $(rank_chunks), $tc thread chunks for 20000 iterations"
 "$sim" --speeds 1e9 --workers 2 --threads-per-rank 4 --tasks 1000000 --rank-schedule fac2 \
     --schedule auto --format json >"$tmp/u" || bad "tiny sub-loops: lf-sim failed"
-[ "$(subloops tiny)" -gt 0 ] && [ "$(subloops coarse)" = 0 ] ||
-    bad "iterations of 1 ns: $(subloops tiny) tiny, $(subloops coarse) coarse sub-loops"
+[ "$(plan_count tiny)" -gt 0 ] || bad "iterations of 1 ns: $(plan_count tiny) tiny sub-loops"
 for t in auto,lease=on multi dynamic,1; do
     "$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule $t \
-        --format json >"$tmp/u" 2>/dev/null || bad "untimed sub-loops ($t): lf-sim failed"
-    [ "$(subloops coarse)" = 0 ] && [ "$(subloops tiny)" = 0 ] ||
-        bad "node schedule $t: $(subloops coarse) coarse, $(subloops tiny) tiny sub-loops"
+        --format json >"$tmp/u" 2>/dev/null || bad "sub-loop plans ($t): lf-sim failed"
+    [ "$(plan_count dealt)" = "$(rank_chunks)" ] ||
+        bad "node schedule $t: $(plan_count dealt) dealt sub-loops of $(rank_chunks)"
 done
 
 [ $fail -eq 0 ] && echo "lf-sim command line: all checks passed"

@@ -74,17 +74,19 @@ static long check_file(const char *path, const char *name, long n, int loops)
     char line[512];
     long rows = 0, headers = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
-        if (strcmp(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n") == 0) {
+        if (strcmp(line, "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan\n") == 0) {
             headers++;
             continue;
         }
-        char site[64], nl;
+        char site[64], plan[16], nl;
         unsigned long long inst, lo, hi, t0, t1;
         unsigned pieces;
         int thr, from;
-        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d%c", site, &inst, &thr, &lo, &hi,
-                   &t0, &t1, &pieces, &from, &nl) != 10 ||
-            nl != '\n' || pieces < 1 || from < -1) {
+        if (sscanf(line, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d,%15[a-z]%c", site, &inst, &thr,
+                   &lo, &hi, &t0, &t1, &pieces, &from, plan, &nl) != 11 ||
+            nl != '\n' || pieces < 1 || from < -1 ||
+            (strcmp(plan, "dealt") && strcmp(plan, "own") && strcmp(plan, "self") &&
+             strcmp(plan, "tiny"))) {
             bad++;
             continue;
         }

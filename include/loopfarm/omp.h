@@ -145,7 +145,7 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 #define LF__SITE()                                                                                 \
     __extension__({                                                                                \
         static struct lf_site lf__site_ = {                                                        \
-            .file = __FILE__, .line = __LINE__, .priv = 0, .flags = 0};                            \
+            .file = __FILE__, .line = __LINE__, .priv = 0, .flags = 0, .own = 0};                  \
         &lf__site_;                                                                                \
     })
 
@@ -183,7 +183,7 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
  * the process: the library keeps what it learned behind it. */
 #define LF_SITE_INIT(file, line)                                                                   \
     {                                                                                              \
-        (file), (line), 0, 0                                                                       \
+        (file), (line), 0, 0, 0                                                                    \
     }
 #define LF_FOR_AT(site, i, lo, hi, incr, spec)        LF__FOR_S(site, i, lo, hi, incr, spec, 1, 0)
 #define LF_FOR_AT_NOWAIT(site, i, lo, hi, incr, spec) LF__FOR_S(site, i, lo, hi, incr, spec, 0, 0)

@@ -59,15 +59,10 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
  * of 8 chunks under `dynamic`, R-MAT's first vertices being the heavy
  * ones: 3 % slower split).  A loop splits only with LF__SPLIT_CHUNKS
  * chunks per member or more, where a chunk is a small part of a member's
- * share and the claims, not the tail, are what costs.  LLVM's OpenMP
+ * share and the claims, not the tail, are what costs (lf__exec_split_wanted,
+ * decided with the rest of the plan).  LLVM's OpenMP
  * runtime schedules nonmonotonic dynamic loops in the same spirit (its
  * static_steal schedule, which moves half a victim's range at once). */
-int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing)
-{
-    return P > 1 && !monotonic && !leasing && c &&
-           lf__div_ceil(n, c) >= LF__SPLIT_CHUNKS * (uint64_t)P;
-}
-
 void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c)
 {
     uint64_t k = lf__div_ceil(n, c); /* chunks; member m's are [m k / P, (m + 1) k / P) */

@@ -100,17 +100,22 @@ struct lf__slot {
      * members' caches. */
     uint64_t n;
     long lo, incr;
-    enum lf__claim_kind kind; /* decided at initialisation (lf__exec_claim_kind) */
-    lf__claim_fn claim;       /* its function */
-    uint64_t fa_chunk;        /* LF__CLAIM_FETCH_ADD: the fixed size */
-    int untimed;              /* a schedule whose policy reads no times, and no trace: no
-                                 clock per chunk, counts kept by the member, booked at exit */
-    int solo;                 /* team of one: the counter has no other writer */
-    int split;                /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
-    enum lf__run_kind run;    /* lf__exec_untimed: timed, or tiny or coarse (fixed chunks,
-                                 nothing timed or learned) */
+    /* The execution's plan (lf__exec_plan, at initialisation), and what
+     * the claim path reads of it, beside the bounds. */
+    enum lf__claim_kind kind;
+    lf__claim_fn claim; /* its function */
+    uint64_t fa_chunk;  /* LF__CLAIM_FETCH_ADD: the fixed size */
+    int untimed;        /* chunks not timed: counts kept by the member, booked at exit */
+    int solo;           /* team of one: the counter has no other writer */
+    int split;          /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
+    struct lf__plan plan;
     struct lf__view view;
-    struct lf__exec ex; /* the protocol's handle on sched, pstate and view */
+    struct lf__exec ex; /* the protocol's handle on the plan's sched, pstate and view */
+    /* LF__P_PROFILE sites: where each member's chunks lay, and the
+     * instance's copy of the profile; ex.acc and ex.prof point here in a
+     * DEALT execution, which alone learns. */
+    struct lf__prof_acc *acc;
+    struct lf__profile *prof;
     uint64_t pstate[LF__POLICY_STATE_MAX / 8] LF__ALIGNED;
     struct lf__trace_buf *trace; /* P buffers, when tracing */
     uint64_t *cal0;              /* P: first calibration chunk size per member */
@@ -207,14 +212,16 @@ struct lf_loop {
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
-    unsigned long runs; /* timed loop instances completed (under mem_lock) */
-    /* Tiny and coarse instances started (under mem_lock, by the
-     * initialiser that decided them), for LF_VERBOSE. */
-    unsigned long untimed_done[2];
-    /* lf__loop_run_next: how the next execution runs (an lf__run_kind), -1:
-     * as the memory says.  Beside the memory, off the line that every
-     * member reads at every entry (its initialiser writes it). */
-    int told;
+    unsigned long runs;      /* timed loop instances completed (under mem_lock) */
+    unsigned long tiny_done; /* tiny executions started (under mem_lock), for LF_VERBOSE */
+    /* lf__loop_skip_tiny: the lessee decided the next execution is not
+     * tiny (0 or 1; its initialiser resets it).  Beside the memory, off the
+     * line that every member reads at every entry. */
+    int no_tiny;
+    /* The loop's own schedule (lf__loop_set_own), the OWN candidate of a
+     * site that chooses its plans; has_own 0: guided (lf__exec_plan). */
+    struct lf__sched own;
+    int has_own;
     /* Leased: the slot of the execution in progress, written by its
      * initialiser and its finisher (off the line every claim reads). */
     struct lf__slot *open;
@@ -298,7 +305,7 @@ struct lf__light {
                           counter is at alone */
     uint64_t at;       /* where this member's latest claim left the counter (0 first) */
     uint64_t gss;      /* the policy's lf__gss minimum (gss_min), 0: none */
-    uint64_t fixed;    /* a fixed size instead (a tiny execution, lf__exec_untimed), 0: none */
+    uint64_t fixed;    /* a fixed size instead (a tiny execution, lf__exec_tiny_size), 0: none */
     uint64_t n;        /* trip count; 0 for a member that runs nothing */
     long lo, incr;
     int tid;
@@ -310,7 +317,7 @@ struct lf__light {
  * keeps a slot's fetch-and-add), and nothing the dispatcher does per
  * handle is asked for (LF_TRACE, LF_BIND). */
 int lf__light_ok(const struct lf__sched *s, int P);
-/* Whether s on a team of P may run its tiny executions (lf__exec_untimed)
+/* Whether s on a team of P may run its tiny executions (lf__exec_tiny_due)
  * without a handle, as a fixed-size handle-free instance (lt->fixed),
  * where the team can meet: nothing per handle asked for, as above. */
 int lf__light_tiny_ok(const struct lf__sched *s, int P);
@@ -393,28 +400,23 @@ void lf__loop_set_leased(lf_loop *l);
 /* Record and recycle the execution in progress of leased handle l, after
  * every member has left it (ordered before by the lease's count). */
 void lf__loop_finish(lf_loop *l);
-/* Of leased handle l: the team's time per iteration its latest timed
- * execution measured (0: none yet; read by its finisher), and how its
- * next execution runs (told by its lessee before the members enter;
- * counted in the handle's memory as if the handle had decided): for an
- * entry that decides for the site, runs tiny executions without the
- * handle and sends the timed and coarse ones here (lib/omp/team.c).  An
- * execution that cannot run untimed (traced, located, monotonic, under
- * OpenMP's guided bound, a schedule that never does) runs timed whatever
- * it was told. */
+/* Of leased handle l: one worker's time per iteration that its latest
+ * DEALT execution measured (0: none yet; read by its finisher), for an
+ * entry that decides tiny executions itself and runs them without the
+ * handle (lib/omp/team.c); and, told by that entry before the members
+ * enter, that its next execution is not tiny (the handle then runs the
+ * plan its selection gives). */
 double lf__loop_team_ns(const lf_loop *l);
-void lf__loop_run_next(lf_loop *l, enum lf__run_kind k);
+void lf__loop_skip_tiny(lf_loop *l);
+/* The loop's own schedule for handle l's OWN plan (before its first
+ * instance): a spec that lf_schedule_parse accepts; 0, or -EINVAL (the
+ * handle keeps guided). */
+int lf__loop_set_own(lf_loop *l, const char *spec);
 
 /* ---- Claims (lib/dispatch/claim.c) ---- */
 
 /* The claim function of a variant. */
 lf__claim_fn lf__claim_of(enum lf__claim_kind kind);
-/* Whether a fixed-size instance of P members, n iterations in chunks of
- * c, claims from one block per member (claim.c) instead of one counter:
- * only where the order of chunks is free and there are at least
- * LF__SPLIT_CHUNKS chunks per member. */
-#define LF__SPLIT_CHUNKS 16
-int lf__split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing);
 /* Give each of s's P members its block of the n iterations, chunk-aligned
  * for chunks of c. */
 void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c);

@@ -30,7 +30,7 @@ static int nothing_per_handle(void)
 
 int lf__light_tiny_ok(const struct lf__sched *s, int P)
 {
-    return lf__exec_may_run_untimed(s, P) && nothing_per_handle();
+    return lf__exec_plan_chooses(s, P) && s->plan < 0 && nothing_per_handle();
 }
 
 int lf__light_ok(const struct lf__sched *s, int P)

@@ -58,7 +58,6 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
     pthread_mutex_init(&l->mem_lock, NULL);
     l->P = nthreads;
     l->ring_mask = LF__RING - 1;
-    l->told = -1;
     l->ndom_max = lf_numa_count();
     if (l->ndom_max > LF__MAXDOM)
         l->ndom_max = LF__MAXDOM;
@@ -83,14 +82,15 @@ int lf_loop_create(lf_loop **out, int nthreads, const lf_schedule *s, const char
         sl->view.w = l->wmem + (size_t)r * P;
         sl->view.nworkers = nthreads;
         sl->ex = (struct lf__exec){.sched = &l->sched, .pstate = sl->pstate, .view = &sl->view};
+        sl->plan.sched = &l->sched;
         sl->cal0 = calloc(P, sizeof *sl->cal0);
         sl->lease = aligned_alloc(LF__CACHELINE, P * sizeof *sl->lease);
         sl->own = aligned_alloc(LF__CACHELINE, P * sizeof *sl->own);
         if ((l->sched.pol->flags & LF__P_PROFILE) && P > 1) {
             /* Where each member's chunks lay, for the call site's profile. */
-            sl->ex.acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->ex.acc);
-            sl->ex.prof = calloc(1, sizeof *sl->ex.prof);
-            if (!sl->ex.acc || !sl->ex.prof) {
+            sl->acc = aligned_alloc(LF__CACHELINE, P * sizeof *sl->acc);
+            sl->prof = calloc(1, sizeof *sl->prof);
+            if (!sl->acc || !sl->prof) {
                 lf_loop_destroy(l);
                 return -ENOMEM;
             }
@@ -150,8 +150,8 @@ void lf_loop_destroy(lf_loop *l)
         free(l->ring[r].cal0);
         free(l->ring[r].lease);
         free(l->ring[r].own);
-        free(l->ring[r].ex.acc);
-        free(l->ring[r].ex.prof);
+        free(l->ring[r].acc);
+        free(l->ring[r].prof);
         free(l->ring[r].dom);
     }
     lf__stage_free(l);
@@ -197,73 +197,62 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     if (s->trace)
         for (size_t t = 0; t < P; t++)
             s->trace[t].len = 0;
-    /* What the site learned matters only to schedules that calibrate or
-     * read times; the others skip the lock. */
+    /* The plan: what the site learned matters only to schedules that
+     * calibrate or read times; the others skip the lock. */
+    struct lf__plan_in in = {.sched = &l->sched,
+                             .own = l->has_own ? &l->own : NULL,
+                             .workers = l->P,
+                             .n = n,
+                             .monotonic = l->monotonic,
+                             .guided_cap = l->guided_cap,
+                             .located = lf__located(s),
+                             .loc = s->loc,
+                             .traced = s->trace != NULL,
+                             .no_tiny = l->no_tiny};
     int calib;
-    uint64_t fixed = 0;
-    enum lf__run_kind run = LF__RUN_TIMED;
+    struct lf__plan *pl = &s->plan;
     if (lf__exec_mem_wanted(&l->sched, l->P)) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
-        /* An untimed execution (lf__exec_untimed: tiny or coarse) starts
-         * nothing: fixed chunks, nothing learned (not traced, located,
-         * monotonic or under OpenMP's guided bound, which fixed chunks
-         * would break).  A coarse one's chunks of one iteration split into
-         * blocks below, a nonmonotonic loop being all it runs.  What the
-         * lessee told (lf__loop_run_next) overrides what the memory says. */
-        if (!s->trace && !lf__located(s) && !l->monotonic && !l->guided_cap) {
-            if (l->told < 0)
-                fixed = lf__exec_untimed(&l->sched, l->P, &l->mem, n, &run);
-            else if (lf__exec_may_run_untimed(&l->sched, l->P))
-                fixed = lf__exec_untimed_as(run = (enum lf__run_kind)l->told, l->P, &l->mem, n);
-        }
-        if (l->told >= 0)
-            l->told = -1;
-        if (run != LF__RUN_TIMED) /* counted where decided, for LF_VERBOSE */
-            l->untimed_done[run == LF__RUN_COARSE]++;
-        calib = fixed ? 0 : lf__exec_start(&s->ex, &l->mem, s->cal0);
+        *pl = lf__exec_plan(&in, &l->mem);
+        if (pl->kind == LF__PLAN_TINY) /* counted where decided, for LF_VERBOSE */
+            l->tiny_done++;
+        s->ex.sched = pl->sched;
+        s->ex.acc = pl->learns ? s->acc : NULL;
+        s->ex.prof = pl->learns ? s->prof : NULL;
+        calib = lf__exec_start(&s->ex, pl->learns ? &l->mem : NULL, s->cal0);
         pthread_mutex_unlock(&l->mem_lock);
     } else {
         LF__SET(s->view.claim_ns, 0.0);
+        *pl = lf__exec_plan(&in, NULL);
+        s->ex.sched = pl->sched;
         calib = lf__exec_start(&s->ex, NULL, s->cal0);
     }
+    if (l->no_tiny)
+        l->no_tiny = 0;
     lf__reset(&s->calib_claimed, !calib); /* calibrated() ran, or never will */
     lf__reset(&s->phase, calib ? LF__PHASE_CALIB : LF__PHASE_RUN);
-    /* OpenMP's guided bound, where the caller asked for it (never under
-     * locality, whose domain ranges size their own claims). */
-    LF__SET(s->ex.cap, l->guided_cap && !lf__located(s));
-    uint64_t fa_chunk = fixed;
-    enum lf__claim_kind kind = fixed
-                                   ? LF__CLAIM_FETCH_ADD
-                                   : lf__exec_claim_kind(&s->ex, s->loc, lf__located(s), &fa_chunk);
-    LF__SET(s->fa_chunk, fa_chunk);
-    LF__SET(s->kind, kind);
-    LF__SET(s->claim, lf__claim_of(kind));
-    LF__SET(s->run, run);
-    int mode =
-        fixed ? LF__LEASE_OFF
-              : (int)lf__exec_lease_mode(&l->sched, n, l->P, kind, lf__located(s), l->monotonic);
-    LF__SET(s->lease_mode, mode);
-    if (mode != LF__LEASE_OFF) /* only a leasing instance reads the words */
+    LF__SET(s->ex.cap, pl->cap);
+    LF__SET(s->fa_chunk, pl->chunk);
+    LF__SET(s->kind, pl->claim);
+    LF__SET(s->claim, lf__claim_of(pl->claim));
+    LF__SET(s->lease_mode, (int)pl->lease);
+    if (pl->lease != LF__LEASE_OFF) /* only a leasing instance reads the words */
         for (size_t t = 0; t < P; t++)
             atomic_init(&s->lease[t].range, 0);
-    /* A fixed size whose chunks may come in any order: one block per member. */
-    int split = kind == LF__CLAIM_FETCH_ADD &&
-                lf__split_wanted(l->P, n, fa_chunk, l->monotonic, mode != LF__LEASE_OFF);
-    LF__SET(s->split, split);
-    if (split)
-        lf__split_init(s, l->P, n, fa_chunk);
+    LF__SET(s->split, pl->split);
+    if (pl->split)
+        lf__split_init(s, l->P, n, pl->chunk);
     lf__reset(&s->n_pieces, 0);
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
-    /* Pieces are sized in time: a leasing instance is timed. */
-    LF__SET(s->untimed, fixed || (!s->trace && !lf__located(s) &&
-                                  !lf__exec_needs_times(&l->sched, l->P) && mode == LF__LEASE_OFF));
+    LF__SET(s->untimed, !pl->timed);
     LF__SET(s->solo, P == 1);
     /* An untimed instance of a leased handle reads no clock (its t_begin
-     * is 0): none of its chunks is timed, and nobody sees its statistics. */
+     * is 0) unless its wall time is booked to its plan: none of its chunks
+     * is timed, and nobody sees its statistics. */
     if (l->leased)
-        now = s->untimed ? 0 : lf__ticks();
+        now = s->untimed && !pl->booked ? 0 : lf__ticks();
     s->t_begin = now;
 }
 
@@ -360,6 +349,21 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
     return 1;
 }
 
+/* LF_VERBOSE: each candidate plan's median wall time per iteration and
+ * executions, and the plan chosen, at a site that chooses (under
+ * mem_lock); into buf. */
+static void describe_plans(const struct lf_loop *l, char *buf, size_t len)
+{
+    const struct lf__select *sel = &l->mem.sel;
+    size_t off = (size_t)snprintf(buf, len, "plans");
+    for (int k = 0; k < LF__PLAN_TINY && off < len; k++)
+        off += (size_t)snprintf(buf + off, len - off, " %s %.4g ns/iter x%lu%s,", lf__plan_names[k],
+                                lf__exec_arm_median(&sel->arm[k]), sel->arm[k].runs,
+                                k == sel->chosen ? " (chosen)" : "");
+    if (off < len)
+        snprintf(buf + off, len - off, " tiny x%lu; %lu switches", l->tiny_done, sel->switches);
+}
+
 /* LF_VERBOSE: what a learning schedule knows of this call site after
  * executions 1, 2, 4, 8, ... (under mem_lock). */
 static void report_learned(struct lf_loop *l, const struct lf__slot *s,
@@ -370,7 +374,7 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
         lf__exec_solo(&l->sched, l->P))
         return;
     const struct lf__profile *p = &l->mem.prof;
-    char rates[256];
+    char rates[256], plans[320];
     size_t off = 0;
     for (int t = 0; t < l->P && off < sizeof rates - 24; t++)
         off += (size_t)snprintf(rates + off, sizeof rates - off, "%s%.3g", t ? " " : "",
@@ -380,17 +384,31 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
         lo = fmin(lo, p->cost[b]);
         hi = fmax(hi, p->cost[b]);
     }
+    describe_plans(l, plans, sizeof plans);
     fprintf(stderr,
-            "loopfarm: %s: execution %lu of %s: %s; ns per unit by thread [%s]; profile "
+            "loopfarm: %s: execution %lu of %s: %s (plan %s); ns per unit by thread [%s]; profile "
             "over %d bins, cost %.2f..%.2f of the mean, confidence %.2f after %u execution%s%s; "
-            "%lu chunks in %lu pieces, %lu steals (%lu iterations); untimed so far: %lu tiny, "
-            "%lu coarse executions\n",
+            "%lu chunks in %lu pieces, %lu steals (%lu iterations); %s\n",
             l->name, k, l->sched.spec,
             s->view.prof ? "dealt by the profile"
                          : (st->from_memory ? "rates from memory" : "calibrated"),
-            rates, LF__PROF_BINS, p->valid ? lo : 1.0, p->valid ? hi : 1.0, p->conf, p->execs,
-            p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
-            st->chunks, st->pieces, st->steals, st->stolen, l->untimed_done[0], l->untimed_done[1]);
+            lf__plan_names[s->plan.kind], rates, LF__PROF_BINS, p->valid ? lo : 1.0,
+            p->valid ? hi : 1.0, p->conf, p->execs, p->execs == 1 ? "" : "s",
+            p->dropped ? " (replaced: it stopped predicting)" : "", st->chunks, st->pieces,
+            st->steals, st->stolen, plans);
+}
+
+/* LF_VERBOSE: a site that chooses its plans, after its booked executions
+ * 1, 2, 4, 8, ... that were not DEALT ones (those report_learned tells). */
+static void report_plans(const struct lf_loop *l, const struct lf__slot *s)
+{
+    unsigned long k = l->mem.sel.execs;
+    if (!lf__verbose() || !s->plan.booked || s->plan.kind == LF__PLAN_DEALT || (k & (k - 1)) != 0)
+        return;
+    char plans[320];
+    describe_plans(l, plans, sizeof plans);
+    fprintf(stderr, "loopfarm: %s: execution %lu of %s ran plan %s; %s\n", l->name, k,
+            l->sched.spec, lf__plan_names[s->plan.kind], plans);
 }
 
 /* Free slot s for the instance that follows (its clean-up done). */
@@ -407,19 +425,26 @@ static void release_slot(struct lf_loop *l, struct lf__slot *s)
  * is nothing to finish. */
 static void slot_finish(struct lf_loop *l, struct lf__slot *s)
 {
+    const struct lf__plan *pl = &s->plan;
+    uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed leased instance */
+    double wall_ns = (double)lf__ticks_to_ns(end - s->t_begin);
     if (l->leased && s->untimed) {
-        /* Nothing to record: an untimed instance learns nothing, and a
-         * leased handle's statistics are read by nobody (its members did
-         * not book them).  Clear what the members wrote (stopped words). */
+        /* Nothing to record but the wall time its plan is booked: an
+         * untimed instance learns nothing, and a leased handle's
+         * statistics are read by nobody (its members did not book them).
+         * Clear what the members wrote (stopped words). */
+        if (pl->booked) {
+            lf__exec_plan_book(&l->mem, pl, wall_ns, s->n);
+            report_plans(l, s);
+        }
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
         release_slot(l, s);
         return;
     }
-    uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed leased instance */
     struct lf_loop_stats st = {s->n,
                                0,
                                0,
-                               (double)lf__ticks_to_ns(end - s->t_begin) * 1e-9,
+                               wall_ns * 1e-9,
                                s->view.calibrated_from_memory,
                                0,
                                lf__load_relaxed(&s->n_pieces),
@@ -442,9 +467,12 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.chunks = s->n / s->fa_chunk + (s->n % s->fa_chunk != 0);
     else if (st.chunks && !s->untimed) /* untimed: no claim was timed */
         l->claim_ns = 0.5 * l->claim_ns + 0.5 * over / (double)st.chunks;
-    if (s->run == LF__RUN_TIMED) { /* an untimed execution measured nothing to learn from */
+    lf__exec_plan_book(&l->mem, pl, wall_ns, s->n);
+    if (pl->learns) { /* only the site's own policy measured what it learns from */
         st.drifted = update_memory(l, s);
         report_learned(l, s, &st);
+    } else {
+        report_plans(l, s);
     }
     l->last = st;
     l->last_numa = (struct lf_loop_numa_stats){
@@ -534,9 +562,21 @@ double lf__loop_team_ns(const lf_loop *l)
     return l->mem.team_ns_per_iter;
 }
 
-void lf__loop_run_next(lf_loop *l, enum lf__run_kind k)
+void lf__loop_skip_tiny(lf_loop *l)
 {
-    l->told = (int)k;
+    l->no_tiny = 1;
+}
+
+int lf__loop_set_own(lf_loop *l, const char *spec)
+{
+    char err[256];
+    lf_schedule *parsed = NULL;
+    if (!l || !spec || lf_schedule_parse(spec, &parsed, err, sizeof err) != 0)
+        return -EINVAL;
+    l->own = parsed->s;
+    l->has_own = 1;
+    lf_schedule_free(parsed);
+    return 0;
 }
 
 int lf_loop_set_guided_cap(lf_loop *l, int on)

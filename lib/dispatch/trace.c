@@ -4,12 +4,13 @@
  * (no I/O, no lock) of at most TRACE_CAP records; a member whose buffer is
  * full writes it out, and the last member out of a loop writes what the
  * others still hold.  Columns: site,instance,thread,lo,hi,start_ns,end_ns,
- * pieces,from with [lo, hi) the chunk's logical iterations (0 .. trip
- * count) that the member ran, times in ns since the library's clock epoch,
- * the number of pieces its body got them in (1 unless the chunk was a
- * lease), and the member it was stolen from (-1: claimed from the shared
- * counter).  A schedule that learns a cost profile (auto) also appends
- * it, after each loop, to FILE.profile: site,instance,bin,lo,hi,cost,
+ * pieces,from,plan with [lo, hi) the chunk's logical iterations (0 ..
+ * trip count) that the member ran, times in ns since the library's clock
+ * epoch, the number of pieces its body got them in (1 unless the chunk was
+ * a lease), the member it was stolen from (-1: claimed from the shared
+ * counter), and the execution plan the loop ran under (lf__plan_names:
+ * dealt, own, self, tiny; dealt for every schedule but auto).  A schedule that learns a cost
+ * profile (auto) also appends it, after each loop, to FILE.profile: site,instance,bin,lo,hi,cost,
  * confidence with [lo, hi) the bin's iterations in that loop and cost the
  * time of its iterations relative to the mean.
  *
@@ -40,7 +41,7 @@
 /* Bytes of CSV formatted before one write(2); a record takes < 160. */
 #define TRACE_IOBUF 16384
 
-static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from\n";
+static const char header[] = "site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan\n";
 static const char prof_header[] = "site,instance,bin,lo,hi,cost,confidence\n";
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
@@ -204,11 +205,11 @@ static void write_member(struct lf_loop *l, struct lf__slot *s, int t)
     size_t n = 0;
     for (size_t i = 0; i < b->len && trace_fd >= 0; i++) {
         const struct lf__trace_rec *r = &b->rec[i];
-        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu,%u,%d\n", l->name,
-                         (unsigned long long)s->instance, t, (unsigned long long)r->lo,
+        int k = snprintf(io + n, sizeof io - n, "%s,%llu,%d,%llu,%llu,%llu,%llu,%u,%d,%s\n",
+                         l->name, (unsigned long long)s->instance, t, (unsigned long long)r->lo,
                          (unsigned long long)r->hi, (unsigned long long)lf__dispatch_ns(r->start),
                          (unsigned long long)lf__dispatch_ns(r->end), (unsigned)r->pieces,
-                         (int)r->from);
+                         (int)r->from, lf__plan_names[s->plan.kind]);
         if (k < 0 || (size_t)k >= sizeof io - n) {
             /* The record did not fit: write the whole ones before it. */
             int rc = n ? write_all(io, n) : -EOVERFLOW;

@@ -356,44 +356,6 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
     return want >= (double)rem ? rem : (uint64_t)want;
 }
 
-int lf__exec_may_run_untimed(const struct lf__sched *s, int P)
-{
-    return (s->pol->flags & LF__P_PROFILE) && P >= 2 && s->lease < 0 && s->memory && !s->cal_paper;
-}
-
-enum lf__run_kind lf__exec_run_kind(const struct lf__sched *s, int P, double team_ns_per_iter,
-                                    unsigned untimed_runs, uint64_t n)
-{
-    if (!lf__exec_may_run_untimed(s, P) || !(team_ns_per_iter > 0.0) ||
-        untimed_runs + 1 >= LF__TINY_RECHECK ||
-        n > UINT64_MAX / 4) /* the counter's overshoot, n + (P + 1) ceil(n / 2P), cannot wrap */
-        return LF__RUN_TIMED;
-    if (team_ns_per_iter * (double)n < LF__TINY_NS)
-        return LF__RUN_TINY;
-    return team_ns_per_iter >= LF__COARSE_NS ? LF__RUN_COARSE : LF__RUN_TIMED;
-}
-
-uint64_t lf__exec_tiny_size(int P, uint64_t n)
-{
-    uint64_t c = lf__div_ceil(n, 2 * (uint64_t)P);
-    return c ? c : 1;
-}
-
-uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
-                          enum lf__run_kind *kind)
-{
-    *kind = lf__exec_run_kind(s, P, m->team_ns_per_iter, m->untimed_runs, n);
-    return lf__exec_untimed_as(*kind, P, m, n);
-}
-
-uint64_t lf__exec_untimed_as(enum lf__run_kind k, int P, struct lf__site_mem *m, uint64_t n)
-{
-    if (k == LF__RUN_TIMED)
-        return 0;
-    m->untimed_runs++;
-    return k == LF__RUN_TINY ? lf__exec_tiny_size(P, n) : 1;
-}
-
 int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *drift)
 {
     const struct lf__sched *s = x->sched;
@@ -405,14 +367,14 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
      * the loop it happened to run does not count as drift. */
     m->prof.dropped = lf__exec_profile_learn(x, m);
     if (s->pol->flags & LF__P_PROFILE) {
-        /* What the team computed, per iteration: lf__exec_untimed's estimate. */
+        /* What the team computed, per iteration: the estimate tiny
+         * executions and self-scheduled chunks are sized by. */
         double busy = 0.0, iters = 0.0;
         for (int t = 0; t < v->nworkers; t++) {
             busy += (double)lf__word_get(&v->w[t].busy_ns);
             iters += (double)lf__word_get(&v->w[t].iters);
         }
         m->team_ns_per_iter = iters > 0.0 ? busy / iters : 0.0;
-        m->untimed_runs = 0;
     }
     int all = 1;
     for (int t = 0; t < v->nworkers; t++) {

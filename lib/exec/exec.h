@@ -379,6 +379,86 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
  * afresh (documented in README.md). */
 #define LF__RECAL_DRIFT 0.5
 
+/* ---- Execution plans (lib/exec/plan.c) ----
+ *
+ * How one execution of a loop runs is one value, a plan, decided before
+ * the execution starts by lf__exec_plan and carried to the executor, which
+ * runs it and decides nothing.  A call site of a learning schedule (auto)
+ * keeps several candidate plans and chooses between them by the wall time
+ * its executions took under each (lf__exec_plan_book): a way of running
+ * that does not pay at a site is not used there.  The kinds: */
+enum lf__plan_kind {
+    /* The site's schedule as written: the policy starts (calibrated, or
+     * from the memory), times its chunks, deals by the site's profile,
+     * leases; the site's memory learns from it. */
+    LF__PLAN_DEALT,
+    /* The loop's own schedule: the program's kind and chunk (through a
+     * preload shim), or guided self-scheduling where the program named
+     * none (LF_FOR, the explicit API).  Untimed: nothing is learned. */
+    LF__PLAN_OWN,
+    /* Self-scheduled: fixed chunks of about LF__SELF_NS of one worker's
+     * compute (one iteration when iterations are longer), claimed from one
+     * block per worker where the order of chunks is free.  Untimed. */
+    LF__PLAN_SELF,
+    /* 2P equal fixed chunks, untimed: an execution whose whole compute is
+     * expected below LF__TINY_NS, too short for anything to pay.  Decided
+     * by that rule, not by selection, and booked to no plan. */
+    LF__PLAN_TINY,
+    LF__PLANS
+};
+
+/* Names of the kinds, for messages, traces and the plan= key. */
+extern const char *const lf__plan_names[LF__PLANS];
+
+/* Compute a self-scheduled chunk aims at (ns of one worker): a claim that
+ * moves the counter's line between cores costs a few per cent of it. */
+#define LF__SELF_NS 5000.0
+#define LF__TINY_NS 10000.0
+/* Every LF__TINY_RECHECK-th execution a site would run tiny runs its
+ * chosen plan instead, so that a loop that grew is noticed. */
+#define LF__TINY_RECHECK 32
+
+/* Samples of wall time a candidate keeps (its latest ones). */
+#define LF__SEL_WIN 5
+/* Executions in a row a candidate other than the chosen one runs when it
+ * is tried (first, and each rerun): it is judged on their median, so one
+ * noisy execution neither makes nor breaks it. */
+#define LF__SEL_TRIAL 3
+/* Executions a site runs DEALT before it tries any other plan: a site that
+ * runs only a few times stays on the plan whose first executions were
+ * measured best across the project's benchmarks (doc/auto.md). */
+#define LF__SEL_SETTLE 8
+/* A challenger replaces the chosen plan when its median is below the
+ * chosen one's by more than this fraction (hysteresis: one noisy
+ * execution does not flip the choice). */
+#define LF__SEL_HYST 0.02
+/* Exploration budget per losing candidate: it is tried again after a gap
+ * of at least LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time
+ * over the chosen plan's, so that its trials cost at most this share of
+ * the site's time. */
+#define LF__SEL_SHARE   0.005
+#define LF__SEL_GAP_MIN 4
+#define LF__SEL_GAP_MAX 4096
+
+/* One candidate plan of a call site: its latest normalised times (ns of
+ * wall time per iteration), how often it ran, and when it is due again. */
+struct lf__arm {
+    double ns[LF__SEL_WIN];
+    unsigned have, at; /* samples held (<= LF__SEL_WIN); the next one's place */
+    unsigned fresh;    /* samples of the trial in progress (0: none is) */
+    unsigned long runs;
+    unsigned long due; /* the site's booked execution count at which it is rerun */
+    unsigned long gap;
+};
+
+/* A call site's selection between its candidate plans. */
+struct lf__select {
+    struct lf__arm arm[LF__PLANS];
+    int chosen;          /* the plan exploited now (a kind) */
+    unsigned long execs; /* executions booked */
+    unsigned long switches;
+};
+
 /* Per worker: ns per iteration, the calibration chunk that was long enough,
  * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
  * entries each, owned by the executor (which also serialises access). */
@@ -388,72 +468,92 @@ struct lf__site_mem {
     uint64_t *cal;
     double (*cost)[3];
     struct lf__profile prof; /* LF__P_PROFILE: the cost profile (lib/exec/profile.c) */
-    /* LF__P_PROFILE: the team's compute time per iteration in the latest
-     * timed execution (ns, summed over the workers; 0: unknown), and the
-     * executions run untimed since, tiny or coarse (lf__exec_untimed). */
+    /* LF__P_PROFILE: one worker's compute time per iteration in the
+     * latest DEALT execution (ns, the team's busy time over its
+     * iterations; 0: unknown), and the tiny executions since the latest
+     * execution that was not. */
     double team_ns_per_iter;
-    unsigned untimed_runs;
+    unsigned tiny_runs;
+    struct lf__select sel; /* the choice between the site's plans */
 };
 
-/* An execution of a learning schedule (LF__P_PROFILE: auto) whose whole
- * team's compute is expected below LF__TINY_NS is too short for anything
- * it could learn or balance to pay for the timing, leases and memory that
- * learning costs: it runs untimed, in 2P equal chunks (tiny).
- *
- * One whose iterations are each expected to cost LF__COARSE_NS or more is
- * self-scheduled instead, untimed: one iteration per claim (coarse).  A
- * claim there costs at most a few per cent of an iteration even when the
- * counter's line moves between cores (~100 ns), so dealing larger chunks
- * would save nothing, while one iteration per claim bounds what any worker
- * holds, when it stalls or loses its core, to one iteration without a
- * lease, and the executor may give each worker a block of the range of
- * its own to claim from (a nonmonotonic loop's split blocks,
- * lib/dispatch/claim.c).  Measured on BFS through the preload shim beside
- * a busy process (iterations are units of 64 frontier vertices, ~30 us):
- * what auto's dealing and leases lost to libgomp's dynamic,64 there,
- * split self-scheduling does not (BENCHMARKS.md, issue 17).
- *
- * Every LF__TINY_RECHECK-th execution of such a site is timed again, so
- * that a loop that grew, or whose iterations became cheap, is noticed. */
-#define LF__TINY_NS      10000.0
-#define LF__COARSE_NS    5000.0
-#define LF__TINY_RECHECK 32
+/* Whether a fixed-size execution of P workers, n iterations in chunks of
+ * c, claims from one block per worker (lib/dispatch/claim.c) instead of
+ * one counter: only where the order of chunks is free (not monotonic, not
+ * leased) and there are at least LF__SPLIT_CHUNKS chunks per worker, where
+ * the claims and not the loop's tail are what costs. */
+#define LF__SPLIT_CHUNKS 16
+int lf__exec_split_wanted(int P, uint64_t n, uint64_t c, int monotonic, int leasing);
 
-/* How an execution runs, by what its site remembered (lf__exec_untimed). */
-enum lf__run_kind {
-    LF__RUN_TIMED,  /* as usual: timed, the policy starts, the memory learns */
-    LF__RUN_TINY,   /* untimed, in 2P equal chunks (lf__exec_tiny_size) */
-    LF__RUN_COARSE, /* untimed, one iteration per claim */
+/* What the plan of an execution depends on besides the site's memory. */
+struct lf__plan_in {
+    const struct lf__sched *sched; /* the site's schedule */
+    const struct lf__sched *own;   /* the loop's own schedule; NULL: guided */
+    int workers;
+    uint64_t n;
+    int monotonic;  /* chunks must come to each worker in increasing order */
+    int guided_cap; /* every claim within OpenMP's guided bound */
+    int located;    /* chunks go through locality or staging bookkeeping */
+    int loc;        /* claims from one range per NUMA domain */
+    int traced;     /* LF_TRACE records every chunk (so chunks are timed) */
+    int no_tiny;    /* the entry that leased the handle decided it is not tiny */
 };
 
-/* Whether this execution of n iterations of schedule s on P >= 2 workers,
- * at a site whose memory is m, runs untimed: its fixed chunk to claim with
- * fetch-and-add (tiny: ceil(n / 2P), at least 1; coarse: 1), counting the
- * execution in m, and in *kind how it runs; 0 (LF__RUN_TIMED) when it
- * runs as usual (not a learning schedule, leases asked for explicitly,
- * memory off, the paper's calibration, a site that has not measured a
- * timed execution, an expected compute of LF__TINY_NS or more with
- * iterations below LF__COARSE_NS, or the periodic timed execution).  The
- * executor calls it under the memory's lock, before lf__exec_start, and
- * neither starts the policy nor ends the memory (lf__exec_mem_end) of an
- * untimed execution. */
-uint64_t lf__exec_untimed(const struct lf__sched *s, int P, struct lf__site_mem *m, uint64_t n,
-                          enum lf__run_kind *kind);
-/* The same for an execution whose kind k was decided elsewhere, by
- * lf__exec_run_kind for the same schedule, P and n (an entry that decides
- * for the site's handles, lib/omp/team.c): its fixed chunk, counting an
- * untimed execution in m; 0 for a timed one. */
-uint64_t lf__exec_untimed_as(enum lf__run_kind k, int P, struct lf__site_mem *m, uint64_t n);
-/* The same rule on what a site remembered: the team's time per iteration
- * and the untimed executions since its latest timed one (counting
- * nothing), for an executor that keeps them elsewhere than in a site
- * memory (the handle-free entry, lib/omp/team.c); and whether schedule s
- * on P workers can run untimed at all. */
-enum lf__run_kind lf__exec_run_kind(const struct lf__sched *s, int P, double team_ns_per_iter,
-                                    unsigned untimed_runs, uint64_t n);
+/* One execution's plan. */
+struct lf__plan {
+    enum lf__plan_kind kind;
+    const struct lf__sched *sched; /* the policy it runs: the site's, the own, or dynamic */
+    enum lf__claim_kind claim;
+    uint64_t chunk; /* LF__CLAIM_FETCH_ADD: the fixed size */
+    enum lf__lease_mode lease;
+    int split;  /* fixed chunks from one block per worker (lib/dispatch/claim.c) */
+    int cap;    /* OpenMP's guided bound on every claim */
+    int timed;  /* every chunk is timed (the policy reads times, a trace, leases, locality) */
+    int learns; /* the site's memory seeds the policy and learns at the end (DEALT only) */
+    int booked; /* its wall time is booked to its kind (lf__exec_plan_book) */
+};
+
+/* The plan of the next execution at a site whose memory is m (NULL: none,
+ * as for a schedule that keeps none; then the site's schedule as written).
+ * A schedule that learns a cost profile (auto), on a team of two or more
+ * with its memory on, no explicit lease= and no paper calibration, chooses:
+ * tiny by the rule above; else the plan its selection exploits, or one
+ * on trial (DEALT for its first LF__SEL_SETTLE executions; then OWN and
+ * SELF are tried, each for LF__SEL_TRIAL executions, and a losing one is
+ * tried again when due).  plan=KIND in the schedule forces a kind.  The
+ * constraints narrow the candidates: located chunks run DEALT only; the
+ * guided bound rules out SELF and TINY; a monotonic loop's fixed chunks
+ * come from one counter.  Counts a tiny execution in m.  Pure; the caller
+ * serialises m. */
+struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem *m);
+
+/* Whether an execution of n iterations at a site whose team computes
+ * team_ns per iteration, after tiny_runs tiny executions in a row, runs
+ * tiny (schedule s on P workers, no constraint against it): for an entry
+ * that decides tiny executions itself, without a handle (lib/omp/team.c). */
+int lf__exec_tiny_due(const struct lf__sched *s, int P, double team_ns, unsigned tiny_runs,
+                      uint64_t n);
+/* Whether schedule s on P workers chooses its plans (see lf__exec_plan). */
+int lf__exec_plan_chooses(const struct lf__sched *s, int P);
 /* A tiny execution's fixed chunk: ceil(n / 2P), at least 1. */
 uint64_t lf__exec_tiny_size(int P, uint64_t n);
-int lf__exec_may_run_untimed(const struct lf__sched *s, int P);
+
+/* An execution of n >= 1 iterations under plan p took wall_ns from its
+ * first worker's entry to its last worker's exit: book it to p's kind (a
+ * no-op unless p->booked) and update the choice.  A challenger whose
+ * trial's median beats the chosen plan's by more than LF__SEL_HYST
+ * becomes the chosen plan; one that does not is tried again after a gap
+ * that doubles each time it loses (from LF__SEL_GAP_MIN), and is at least
+ * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions (to LF__SEL_GAP_MAX).  So in steady
+ * state a site's time is within about 1 + LF__SEL_HYST of its best
+ * candidate's plus LF__SEL_SHARE for each other candidate (doc/auto.md).
+ * When the chosen plan's own median rises above another's by the same
+ * margin, that one is chosen.  Pure; the caller serialises m. */
+void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double wall_ns,
+                        uint64_t n);
+
+/* The median of a candidate's samples (0 when it has none). */
+double lf__exec_arm_median(const struct lf__arm *a);
 
 /* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
 

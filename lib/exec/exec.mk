@@ -3,4 +3,5 @@
 LF_CORE_SOURCES += \
 	lib/exec/exec.h \
 	lib/exec/exec.c \
+	lib/exec/plan.c \
 	lib/exec/profile.c

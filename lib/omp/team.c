@@ -66,10 +66,10 @@ struct light_entry {
     int light;
     /* A schedule that may run tiny executions (lf__light_tiny_ok): its team
      * meets here, and whoever comes first decides from what the site's
-     * timed executions measured (tiny_ns: the team's time per iteration, a
-     * double's bits; tiny_runs: untimed executions, tiny or coarse, since
-     * the latest timed one) whether the execution runs tiny, without a
-     * handle, or leases one for all (timed, or coarse: lf__exec_run_kind).
+     * DEALT executions measured (tiny_ns: one worker's time per iteration, a
+     * double's bits; tiny_runs: tiny executions in a row) whether the
+     * execution runs tiny, without a handle, or leases one for all, which
+     * runs its selection's plan (lf__exec_tiny_due).
      * The two counts are written by each execution's decider, so they sit
      * on a line of their own: every member reads the key above at every
      * entry, and a key that shared their line would move to the decider's
@@ -273,6 +273,11 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
         out_of_memory(site);
     lf_loop_set_guided_cap(l->loop, site->flags & LF_SITE_GUIDED_CAP);
     lf_loop_set_monotonic(l->loop, (site->flags & LF_SITE_MONOTONIC) != 0);
+    if (site->own && lf__loop_set_own(l->loop, site->own) != 0)
+        report_once(site, REPORT_SPEC,
+                    "own schedule \"%s\" does not parse; auto measures itself "
+                    "against guided",
+                    site->own);
     lf__loop_set_leased(l->loop);
     l->pool = p;
     l->nthreads = p->nthreads;
@@ -424,8 +429,8 @@ static void lease_leave(struct lf_site *site, lf_omp_lease *l)
     }
     lf__loop_finish(l->loop);
     if (l->tiny) {
-        /* A timed execution a tiny entry sent here: what it measured is
-         * what the entry decides the next ones by. */
+        /* An execution a tiny entry sent here: what the handle's DEALT
+         * executions measured is what the entry decides the next ones by. */
         union {
             double d;
             uint64_t u;
@@ -589,11 +594,9 @@ struct light_shared {
 
 /* The first member of a tiny entry's team (its bounds' key was first)
  * decides for everyone: a tiny execution (the fixed chunk, counted in the
- * entry), or one in a lease, whose handle is told how to run it: timed,
- * or coarse (counted in the entry too), with the handle's split blocks
- * that a handle-free instance does not have.  The handle obeys, whatever
- * its own memory says (a pool's handle may have timed the site less
- * recently than the entry learned from). */
+ * entry), or one in a lease, whose handle is told that it is not tiny and
+ * runs the plan its own selection gives (with the split blocks and leases
+ * that a handle-free instance does not have). */
 static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char *spec,
                          int nthreads, uint64_t n)
 {
@@ -602,15 +605,15 @@ static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char
         double d;
     } ns = {lf__load_relaxed(&e->tiny_ns)};
     /* Relaxed: teams of the same site that decide at once may lose a count,
-     * which only moves the next timed execution. */
+     * which only moves the next recheck. */
     uint64_t runs = lf__load_relaxed(&e->tiny_runs);
-    enum lf__run_kind k = lf__exec_run_kind(&e->sched->s, nthreads, ns.d, (unsigned)runs, n);
-    lf__store_relaxed(&e->tiny_runs, k == LF__RUN_TIMED ? 0 : runs + 1);
-    if (k == LF__RUN_TINY)
+    int tiny = lf__exec_tiny_due(&e->sched->s, nthreads, ns.d, (unsigned)runs, n);
+    lf__store_relaxed(&e->tiny_runs, tiny ? runs + 1 : 0);
+    if (tiny)
         return RUN_TINY;
     lf_omp_lease *l = lease_take(site, spec, nthreads);
-    l->tiny = k == LF__RUN_TIMED ? e : NULL;
-    lf__loop_run_next(l->loop, k);
+    l->tiny = e;
+    lf__loop_skip_tiny(l->loop);
     return l;
 }
 
@@ -659,8 +662,8 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
             void *how;
             if (first) {
                 how = tiny_decide(site, e, spec, nthreads, n);
-                /* Release: the lease as its lessee left it (told to time
-                 * this execution) is visible to the members that read it. */
+                /* Release: the lease as its lessee left it (told that this
+                 * execution is not tiny) is visible to the members that read it. */
                 lf__storep_release(&sh->lease, how);
             } else {
                 unsigned spins = 0;

@@ -288,7 +288,12 @@ void lf__policy_list(char *buf, size_t len);
  *                  and a worker that finds nothing left takes the back half
  *                  of the fullest lease (default: the policy's, on for
  *                  auto); force also steals before every claim, with at
- *                  least four pieces a chunk (a test mode). */
+ *                  least four pieces a chunk (a test mode);
+ *   plan=choose|dealt|own|self|tiny  for a schedule that chooses its
+ *                  execution plans (auto): choose by measurement (the
+ *                  default), or run every execution under the one named
+ *                  (lib/exec/exec.h, lf__plan_kind, in this order from
+ *                  dealt = 0; choose = -1). */
 struct lf__sched {
     const struct lf__policy *pol;
     char spec[128];
@@ -298,6 +303,7 @@ struct lf__sched {
     int stage;
     uint64_t stage_piece;
     int lease; /* -1: the policy's default, 0 off, 1 on, 2 force */
+    int plan;  /* -1: choose; else a forced lf__plan_kind */
     uint64_t cal_ns;
     uint64_t state[LF__POLICY_STATE_MAX / 8];
 };

@@ -36,6 +36,11 @@ static const char *const entry_what[LF__SHIM_ENTRIES] = {
     "schedule(runtime) with run-sched-var guided", "schedule(runtime) with run-sched-var auto"};
 static const char *const entry_label[LF__SHIM_ENTRIES] = {"dynamic", "guided", "runtime-dynamic",
                                                           "runtime-guided", "runtime-auto"};
+/* What each entry's loops run under in the program's own runtime, over the shim's scheduling
+ * units (an explicit chunk is one unit): auto's OWN plan.  A run-sched-var of auto is static in
+ * both runtimes. */
+static const char *const own_spec[LF__SHIM_ENTRIES] = {"dynamic", "guided", "dynamic", "guided",
+                                                       "static"};
 
 /* ---- The runtime ---- */
 
@@ -154,6 +159,7 @@ static void configure_now(struct lf__shim *s)
                  entry_label[e]);
         s->fallback[e].file = s->fallback_label[e];
         s->fallback[e].flags = LF_SITE_MONOTONIC; /* shared by both modifiers: the safe one */
+        s->fallback[e].own = own_spec[e];
     }
     if (sched && !*sched)
         sched = NULL;
@@ -318,6 +324,7 @@ static void label_site(const struct lf__shim *s, struct call_site *c, int e, boo
     c->site.file = c->label;
     c->site.flags =
         (s->fallback[e].flags & ~LF_SITE_MONOTONIC) | (monotonic ? LF_SITE_MONOTONIC : 0);
+    c->site.own = s->fallback[e].own;
 }
 
 struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const void *ra)

@@ -606,15 +606,27 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         rc = -ENOMEM;
         goto out;
     }
-    /* At a call site with a memory, a learning schedule runs as the
-     * dispatcher runs it there (lib/dispatch/loop.c): a tiny or coarse
-     * execution untimed, in fixed chunks from the counter, the policy not
-     * started and the memory not ended.  (The split blocks that the
-     * dispatcher gives a coarse execution's workers are not modelled: they
-     * change which iterations a worker computes, not its claims.) */
-    if (o && o->mem && !push && !S.loc) /* else res->run stays LF__RUN_TIMED (0) */
-        S.fixed = lf__exec_untimed(s, P, o->mem, S.n, &res->run);
-    struct lf__site_mem *site = o && o->known ? &mem : o ? o->mem : NULL;
+    /* At a call site with a memory, an execution runs the plan the
+     * dispatcher's would (lf__exec_plan): a tiny or self-scheduled one
+     * untimed, in fixed chunks from the counter (the split blocks that the
+     * dispatcher gives a self-scheduled execution's workers are not
+     * modelled: they change which iterations a worker computes, not its
+     * claims), the loop's own schedule (guided: a sub-loop has no program's
+     * own) without the memory, and its virtual makespan booked to its plan
+     * at the end. */
+    struct lf__plan plan = {.kind = LF__PLAN_DEALT, .sched = s};
+    if (o && o->mem && !push && !S.loc) {
+        struct lf__plan_in in = {.sched = s, .workers = P, .n = S.n};
+        plan = lf__exec_plan(&in, o->mem);
+        if (plan.kind == LF__PLAN_SELF || plan.kind == LF__PLAN_TINY)
+            S.fixed = plan.chunk;
+        if (plan.sched != s) { /* the plan's policy, started afresh, keeps no team sums */
+            S.ex.sched = plan.sched;
+            S.ex.psum = NULL;
+        }
+    }
+    res->plan = plan.kind;
+    struct lf__site_mem *site = o && o->known ? &mem : o && plan.learns ? o->mem : NULL;
     S.calibrating = !S.fixed && lf__exec_start(&S.ex, site, cal0);
     for (int i = 0; cal0 && !S.fixed && i < P; i++)
         S.ws[i].cal_size = cal0[i];
@@ -648,10 +660,12 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         rc = -EPROTO;
         goto out;
     }
-    if (o && o->mem && !S.fixed) {
+    if (o && o->mem && plan.learns) {
         double drift;
         (void)lf__exec_mem_end(&S.ex, o->mem, &drift);
     }
+    if (o && o->mem)
+        lf__exec_plan_book(o->mem, &plan, (res->makespan - S.origin) * 1e9, S.n);
     res->total_work = wl->span ? lf__sim_work(wl, S.base, S.base + S.n) : wl->total;
     res->ideal = sum_speed > 0 ? res->total_work / sum_speed : 0;
     res->efficiency = res->makespan > 0 ? res->ideal / res->makespan : 1.0;

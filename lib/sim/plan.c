@@ -54,9 +54,9 @@ int lf__plan_workers(const struct lf__sim_platform *pf, struct lf__plan_worker *
     return 0;
 }
 
-int lf__plan_alloc(struct lf__plan *pl, int n)
+int lf__plan_alloc(struct lf__lp_plan *pl, int n)
 {
-    *pl = (struct lf__plan){.n = n};
+    *pl = (struct lf__lp_plan){.n = n};
     pl->seq = calloc((size_t)(n > 0 ? n : 1), sizeof *pl->seq);
     pl->alpha = calloc((size_t)(n > 0 ? n : 1), sizeof *pl->alpha);
     if (!pl->seq || !pl->alpha) {
@@ -66,7 +66,7 @@ int lf__plan_alloc(struct lf__plan *pl, int n)
     return 0;
 }
 
-void lf__plan_free(struct lf__plan *pl)
+void lf__plan_free(struct lf__lp_plan *pl)
 {
     free(pl->seq);
     free(pl->alpha);
@@ -75,7 +75,7 @@ void lf__plan_free(struct lf__plan *pl)
     pl->n = 0;
 }
 
-int lf__plan_lp(const struct lf__plan_worker *w, int p, struct lf__plan *pl, double W, double T,
+int lf__plan_lp(const struct lf__plan_worker *w, int p, struct lf__lp_plan *pl, double W, double T,
                 char *err, size_t errlen)
 {
     int n = pl->n, optT = W > 0, rc = 0;
@@ -171,7 +171,7 @@ out:
     return rc;
 }
 
-double lf__plan_makespan(const struct lf__plan_worker *w, const struct lf__plan *pl)
+double lf__plan_makespan(const struct lf__plan_worker *w, const struct lf__lp_plan *pl)
 {
     double port = 0.0, end = 0.0;
     int p = 0;
@@ -206,7 +206,7 @@ static void by_comm(const struct lf__plan_worker *w, int p, int *ord)
 
 /* Drop the activations that carry no load and solve again, until every one
  * carries some (seed 004 §6.1: "its latency is therefore not counted"). */
-static int prune_solve(const struct lf__plan_worker *w, int p, struct lf__plan *pl, double W,
+static int prune_solve(const struct lf__plan_worker *w, int p, struct lf__lp_plan *pl, double W,
                        char *err, size_t errlen)
 {
     for (;;) {
@@ -225,11 +225,11 @@ static int prune_solve(const struct lf__plan_worker *w, int p, struct lf__plan *
 }
 
 int lf__plan_comm_first(const struct lf__plan_worker *w, int p, double W, int max_act,
-                        struct lf__plan *pl, char *err, size_t errlen)
+                        struct lf__lp_plan *pl, char *err, size_t errlen)
 {
     int *ord = malloc((size_t)p * sizeof *ord), rc = 0;
-    struct lf__plan cur = {0};
-    *pl = (struct lf__plan){0};
+    struct lf__lp_plan cur = {0};
+    *pl = (struct lf__lp_plan){0};
     if (!ord) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
@@ -248,7 +248,7 @@ int lf__plan_comm_first(const struct lf__plan_worker *w, int p, double W, int ma
             break; /* T_{k+1} >= T_k: stop (§6.1) */
         lf__plan_free(pl);
         *pl = cur;
-        cur = (struct lf__plan){0};
+        cur = (struct lf__lp_plan){0};
     }
     lf__plan_free(&cur);
     free(ord);
@@ -260,7 +260,7 @@ int lf__plan_comm_first(const struct lf__plan_worker *w, int p, double W, int ma
 /* Fill pl with k periods of the workers in ord whose beta is positive,
  * each getting beta_i W / (rho k); pl->T is the executed makespan. */
 static int periodic_fill(const struct lf__plan_worker *w, const int *ord, const double *beta, int p,
-                         int nsel, double rho, double W, int k, struct lf__plan *pl)
+                         int nsel, double rho, double W, int k, struct lf__lp_plan *pl)
 {
     if (lf__plan_alloc(pl, k * nsel))
         return -ENOMEM;
@@ -277,11 +277,11 @@ static int periodic_fill(const struct lf__plan_worker *w, const int *ord, const 
 }
 
 int lf__plan_periodic(const struct lf__plan_worker *w, int p, double W, int max_act,
-                      struct lf__plan *pl, int *k_out, char *err, size_t errlen)
+                      struct lf__lp_plan *pl, int *k_out, char *err, size_t errlen)
 {
     int *ord = malloc((size_t)p * sizeof *ord), rc = 0, nsel = 0;
     double *beta = calloc((size_t)p, sizeof *beta);
-    *pl = (struct lf__plan){0};
+    *pl = (struct lf__lp_plan){0};
     if (!ord || !beta) {
         free(ord);
         free(beta);
@@ -318,7 +318,7 @@ int lf__plan_periodic(const struct lf__plan_worker *w, int p, double W, int max_
     double cand[2] = {floor(kc), ceil(kc)};
     for (int c = 0; c < 2 && !rc; c++) {
         int k = cand[c] < 1.0 ? 1 : cand[c] > kmax ? kmax : (int)cand[c];
-        struct lf__plan cur;
+        struct lf__lp_plan cur;
         if ((rc = periodic_fill(w, ord, beta, p, nsel, rho, W, k, &cur)) != 0) {
             snprintf(err, errlen, "out of memory for %d periods", k);
             break;
@@ -336,8 +336,8 @@ int lf__plan_periodic(const struct lf__plan_worker *w, int p, double W, int max_
     return rc;
 }
 
-int lf__plan_umr(const struct lf__plan_worker *w, int p, double W, struct lf__plan *pl, int *M_out,
-                 char *err, size_t errlen)
+int lf__plan_umr(const struct lf__plan_worker *w, int p, double W, struct lf__lp_plan *pl,
+                 int *M_out, char *err, size_t errlen)
 {
     struct lf__umr_sums s = {0};
     struct lf__umr_plan u;
@@ -367,11 +367,11 @@ int lf__plan_umr(const struct lf__plan_worker *w, int p, double W, struct lf__pl
 }
 
 int lf__plan_search(const struct lf__plan_worker *w, int p, int len, double W, double T,
-                    struct lf__plan *pl, char *err, size_t errlen)
+                    struct lf__lp_plan *pl, char *err, size_t errlen)
 {
-    struct lf__plan cur;
+    struct lf__lp_plan cur;
     int rc = 0;
-    *pl = (struct lf__plan){0};
+    *pl = (struct lf__lp_plan){0};
     for (int n = 1; n <= len && !rc; n++) {
         if (lf__plan_alloc(&cur, n)) {
             snprintf(err, errlen, "out of memory");

@@ -35,7 +35,7 @@ struct lf__plan_worker {
 
 /* A schedule: the activation sequence (worker indices from 0), the load of
  * each activation, and its makespan or, for a deadline, its load. */
-struct lf__plan {
+struct lf__lp_plan {
     int n;         /* activations */
     int *seq;      /* n worker indices */
     double *alpha; /* n loads */
@@ -50,8 +50,8 @@ int lf__plan_workers(const struct lf__sim_platform *pf, struct lf__plan_worker *
                      size_t errlen);
 
 /* Allocate pl for n activations (seq and alpha zeroed); 0 or -ENOMEM. */
-int lf__plan_alloc(struct lf__plan *pl, int n);
-void lf__plan_free(struct lf__plan *pl);
+int lf__plan_alloc(struct lf__lp_plan *pl, int n);
+void lf__plan_free(struct lf__lp_plan *pl);
 
 /* Solve the LP of seed 004 for pl->seq (pl->n activations): with W > 0,
  * DLS{FixedActivation}-OptT (eq. 2), the loads minimising the makespan of
@@ -61,12 +61,12 @@ void lf__plan_free(struct lf__plan *pl);
  * computes its chunks k, k+1, ... after that.  Fills pl->alpha, pl->T and
  * pl->W.  Returns 0; -ERANGE when T is too short for the sequence's
  * start-ups alone (OptW); -EIO when GLPK fails (message in err). */
-int lf__plan_lp(const struct lf__plan_worker *w, int p, struct lf__plan *pl, double W, double T,
+int lf__plan_lp(const struct lf__plan_worker *w, int p, struct lf__lp_plan *pl, double W, double T,
                 char *err, size_t errlen);
 
 /* The makespan of pl as executed: sends in sequence order over one port,
  * each worker computing its chunks in the order received. */
-double lf__plan_makespan(const struct lf__plan_worker *w, const struct lf__plan *pl);
+double lf__plan_makespan(const struct lf__plan_worker *w, const struct lf__lp_plan *pl);
 
 /* COMMUNICATION-FIRST (seed 004 §6.1): workers sorted by C (then index),
  * gamma_k = k rounds of all of them, each solved by the LP with the
@@ -74,7 +74,7 @@ double lf__plan_makespan(const struct lf__plan_worker *w, const struct lf__plan 
  * shortens the makespan or would exceed max_act activations.  The best
  * schedule goes into pl (allocated here). */
 int lf__plan_comm_first(const struct lf__plan_worker *w, int p, double W, int max_act,
-                        struct lf__plan *pl, char *err, size_t errlen);
+                        struct lf__lp_plan *pl, char *err, size_t errlen);
 
 /* PERIODIC (seed 004 §6.4, after Beaumont et al.): the throughput LP
  * (maximise rho = sum beta_i, beta_i A_i <= 1, sum beta_i C_i <= 1), then k
@@ -82,19 +82,19 @@ int lf__plan_comm_first(const struct lf__plan_worker *w, int p, double W, int ma
  * max(sqrt(a/b), (a' - a)/b) with the shorter makespan (at most max_act
  * activations).  pl->T is the executed makespan.  *k_out: the periods. */
 int lf__plan_periodic(const struct lf__plan_worker *w, int p, double W, int max_act,
-                      struct lf__plan *pl, int *k_out, char *err, size_t errlen);
+                      struct lf__lp_plan *pl, int *k_out, char *err, size_t errlen);
 
 /* UMR's plan (seed 003 §5.2, every worker, rounds.c's M and round sizes):
  * round j gives worker i (t_j - L_i) / A_i with t_j = (round_j + sum L/A) /
  * sum 1/A, in worker order.  pl->T is the executed makespan; *M_out the
  * rounds. */
-int lf__plan_umr(const struct lf__plan_worker *w, int p, double W, struct lf__plan *pl, int *M_out,
-                 char *err, size_t errlen);
+int lf__plan_umr(const struct lf__plan_worker *w, int p, double W, struct lf__lp_plan *pl,
+                 int *M_out, char *err, size_t errlen);
 
 /* The best of every activation sequence of 1 to len activations (p^1 +
  * ... + p^len LPs; the caller bounds it), OptT for W > 0 or OptW by T. */
 int lf__plan_search(const struct lf__plan_worker *w, int p, int len, double W, double T,
-                    struct lf__plan *pl, char *err, size_t errlen);
+                    struct lf__lp_plan *pl, char *err, size_t errlen);
 
 /* A fraction num/den within 1e-12 (relative) of x with den <= 1e5, found
  * by continued fractions; 0 when there is none. */

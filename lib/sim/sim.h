@@ -311,12 +311,11 @@ struct lf__sim_result {
     double send_busy, recv_busy;
     /* Two levels: thread chunks (all ranks' sub-loops) and calibration ones. */
     uint64_t tchunks, tcalib_chunks;
-    /* How the run went at its call site's memory (lf__sim_opts.mem), as
-     * the dispatcher runs it: timed, or untimed tiny or coarse
-     * (lf__exec_untimed); two levels: the sub-loops that ran tiny [0] and
-     * coarse [1]. */
-    enum lf__run_kind run;
-    uint64_t tuntimed[2];
+    /* The plan the run ran at its call site's memory (lf__sim_opts.mem),
+     * as the dispatcher's would (lf__exec_plan); two levels: the rank
+     * sub-loops that ran under each plan. */
+    enum lf__plan_kind plan;
+    uint64_t tplans[LF__PLANS];
 };
 
 /* Run schedule s over workload wl on platform pf in virtual time.  Returns 0;

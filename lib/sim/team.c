@@ -179,8 +179,7 @@ int lf__sim_team_chunk(struct sim *S, int i, double t0, uint64_t lo, uint64_t c,
         rw->tchunks += r.chunks;
         S->res->tchunks += r.chunks;
         S->res->tcalib_chunks += r.calib_chunks;
-        if (r.run != LF__RUN_TIMED)
-            S->res->tuntimed[r.run == LF__RUN_COARSE]++;
+        S->res->tplans[r.plan]++;
         S->res->events += r.events;
         lf__sim_result_free(&r);
     }

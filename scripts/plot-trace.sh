@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/plot-trace.sh - per-thread chunk timeline from an LF_TRACE file
-# (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from): chunk size over time, one
+# (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan): chunk size over time, one
 # line per thread, for one loop instance (seed 000 Fig. 3-4).
 #
 #   scripts/plot-trace.sh TRACE.csv OUT.png [SITE [INSTANCE]]

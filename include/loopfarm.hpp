@@ -38,7 +38,7 @@ namespace detail
 /* The site of loops whose body has type F, labelled by the first call's file and line. */
 template <class F> inline lf_site *site_of(const char *file, int line)
 {
-    static lf_site site = {file, line, 0, 0};
+    static lf_site site = {file, line, 0, 0, 0};
     return &site;
 }
 

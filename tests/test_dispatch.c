@@ -337,15 +337,15 @@ static void test_trace_covers_every_iteration(const char *self)
     static char seen[2][5000];
     memset(seen, 0, sizeof seen);
     long rows = 0, bad = 0;
-    char site[64];
+    char site[64], plan[16];
     unsigned long long inst, lo, hi, t0, t1;
     unsigned pieces;
     int thr, from;
-    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d\n", site, &inst, &thr, &lo, &hi,
-                  &t0, &t1, &pieces, &from) == 9) {
+    while (fscanf(f, "%63[^,],%llu,%d,%llu,%llu,%llu,%llu,%u,%d,%15[a-z]\n", site, &inst, &thr, &lo,
+                  &hi, &t0, &t1, &pieces, &from, plan) == 10) {
         rows++;
         if (inst > 1 || thr < 0 || thr > 2 || hi > 5000 || lo >= hi || t1 < t0 || pieces < 1 ||
-            from < -1 || from > 2)
+            from < -1 || from > 2 || strcmp(plan, "dealt") != 0)
             bad++;
         else
             for (unsigned long long i = lo; i < hi; i++)

@@ -241,12 +241,12 @@ static void spin_ns(long ns)
     while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
 }
 
-/* runs executions of LF_FOR_AT(site, i, 0, n, 1, "auto") by two threads,
+/* runs executions of LF_FOR_AT(site, i, 0, n, 1, spec) by two threads,
  * each iteration spinning ns; every iteration once in each (else *bad
  * grows).  Returns how many executions were handed out in exactly chunks
  * chunks of size each, *longest the most of those in a row. */
-static int auto_runs_shaped(struct lf_site *site, int n, int runs, long ns, long chunks_want,
-                            long size, int *longest, long *bad)
+static int auto_runs_shaped(struct lf_site *site, const char *spec, int n, int runs, long ns,
+                            long chunks_want, long size, int *longest, long *bad)
 {
     static atomic_int hits[64];
     int shaped = 0, row = 0;
@@ -256,7 +256,7 @@ static int auto_runs_shaped(struct lf_site *site, int n, int runs, long ns, long
     for (int e = 0; e < runs; e++) {
         long chunks = 0, sized = 0;
 #pragma omp parallel num_threads(2) reduction(+ : chunks, sized)
-        LF_FOR_AT(site, i, 0, n, 1, "auto")
+        LF_FOR_AT(site, i, 0, n, 1, spec)
         {
             atomic_fetch_add(&hits[i], 1);
             spin_ns(ns);
@@ -289,7 +289,7 @@ static void test_macro_auto_tiny(void)
     static struct lf_site site = LF_SITE_INIT("tiny", 1);
     int longest;
     long bad = 0;
-    int tiny = auto_runs_shaped(&site, N, RUNS, 0, 4, 2, &longest, &bad);
+    int tiny = auto_runs_shaped(&site, "auto", N, RUNS, 0, 4, 2, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT(tiny >= RUNS / 2);
     CU_ASSERT(longest <= 31);
@@ -298,30 +298,35 @@ static void test_macro_auto_tiny(void)
                 longest);
 }
 
-/* auto's coarse executions through LF_FOR (lf__exec_untimed: iterations
- * that the site's latest timed execution measured at 5 us or more each):
- * one iteration per claim, every iteration once.  The periodic timed
- * execution is not asserted here (coarse_rule and the dispatcher's tests
- * do): it deals larger chunks, but on a busy machine, where an iteration
- * takes far longer than its 12 us of spinning, its lease pieces may be
- * one iteration each too, the shape of a coarse execution.  Under
- * libgomp the team's meeting decides and sends them to the leased handle
- * (lib/omp/team.c), under libomp the handle decides itself.  Iterations
- * spin 12 us of wall-clock time, so a timed execution measures at least
- * that, on any build and however busy the machine. */
-static void test_macro_auto_coarse(void)
+/* auto's plans through LF_FOR, on iterations that spin 12 us of
+ * wall-clock time (however busy the machine, never tiny): every iteration
+ * once under each.  Forced to self-schedule (plan=self), every execution
+ * hands out one iteration per claim (12 us is over LF__SELF_NS); forced to
+ * the loop's own schedule (plan=own: guided under LF_FOR), it runs every
+ * iteration once.  Choosing, a site past its first 8 executions
+ * (LF__SEL_SETTLE) tries the loop's own schedule, then self-scheduling,
+ * for 3 executions each (LF__SEL_TRIAL), within its first 20.  Under libgomp the team's meeting
+ * leases the handle (lib/omp/team.c), under libomp the team's single; the handle's plan is its own
+ * either way. */
+static void test_macro_auto_plans(void)
 {
-    enum { N = 64, RUNS = 40 };
-    static struct lf_site site = LF_SITE_INIT("coarse", 1);
+    enum { N = 64, RUNS = 20 };
+    static struct lf_site self = LF_SITE_INIT("self", 1), own = LF_SITE_INIT("own", 1),
+                          choose = LF_SITE_INIT("choose", 1);
     int longest;
     long bad = 0;
-    int coarse = auto_runs_shaped(&site, N, RUNS, 12000, N, 1, &longest, &bad);
+    int shaped =
+        auto_runs_shaped(&self, "auto,plan=self", N, RUNS / 4, 12000, N, 1, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT(coarse >= RUNS / 2);
-    if (coarse < RUNS / 2)
-        fprintf(stderr,
-                "auto on %d iterations of 12 us: %d coarse executions, %d in a row at most\n", N,
-                coarse, longest);
+    CU_ASSERT_EQUAL(shaped, RUNS / 4);
+    auto_runs_shaped(&own, "auto,plan=own", N, RUNS / 4, 0, N, 1, &longest, &bad);
+    CU_ASSERT_EQUAL(bad, 0);
+    shaped = auto_runs_shaped(&choose, "auto", N, RUNS, 12000, N, 1, &longest, &bad);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(shaped >= 3);
+    if (shaped < 3)
+        fprintf(stderr, "auto on %d iterations of 12 us: %d self-scheduled executions\n", N,
+                shaped);
 }
 
 /* Which loops run without a handle (lf_omp_light_begin): schedules that
@@ -470,7 +475,7 @@ int main(void)
         {"macro_explicit_sites", test_macro_explicit_sites},
         {"macro_chunk_bounds", test_macro_chunk_bounds},
         {"macro_auto_tiny", test_macro_auto_tiny},
-        {"macro_auto_coarse", test_macro_auto_coarse},
+        {"macro_auto_plans", test_macro_auto_plans},
         {0, 0},
     };
     return lfcu_run("macro", tests);

@@ -165,7 +165,7 @@ static uint64_t claim_cas(struct lf_loop *l, struct lf__slot *s, int tid, uint64
 static uint64_t claim_static(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t want,
                              double now, uint64_t *lo)
 {
-    const struct lf__policy *pol = l->sched.pol;
+    const struct lf__policy *pol = s->ex.sched->pol; /* the plan's */
     return pol->partition(s->pstate, &s->view, tid, l->thr[tid].k++, lo);
 }
 

@@ -210,24 +210,29 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
                              .traced = s->trace != NULL,
                              .no_tiny = l->no_tiny};
     int calib;
-    struct lf__plan *pl = &s->plan;
-    if (lf__exec_mem_wanted(&l->sched, l->P)) {
+    const struct lf__plan *pl = &s->plan;
+    struct lf__plan np;
+    int mem = lf__exec_mem_wanted(&l->sched, l->P);
+    if (mem) {
         pthread_mutex_lock(&l->mem_lock);
         s->view.claim_ns = l->claim_ns;
-        *pl = lf__exec_plan(&in, &l->mem);
-        if (pl->kind == LF__PLAN_TINY) /* counted where decided, for LF_VERBOSE */
+        np = lf__exec_plan(&in, &l->mem);
+        if (np.kind == LF__PLAN_TINY) /* counted where decided, for LF_VERBOSE */
             l->tiny_done++;
-        s->ex.sched = pl->sched;
-        s->ex.acc = pl->learns ? s->acc : NULL;
-        s->ex.prof = pl->learns ? s->prof : NULL;
-        calib = lf__exec_start(&s->ex, pl->learns ? &l->mem : NULL, s->cal0);
-        pthread_mutex_unlock(&l->mem_lock);
     } else {
         LF__SET(s->view.claim_ns, 0.0);
-        *pl = lf__exec_plan(&in, NULL);
-        s->ex.sched = pl->sched;
-        calib = lf__exec_start(&s->ex, NULL, s->cal0);
+        np = lf__exec_plan(&in, NULL);
     }
+    /* Stored when it changed, as the fields beside it (most executions of
+     * a site run the plan its previous one ran). */
+    if (memcmp(&s->plan, &np, sizeof np) != 0)
+        s->plan = np;
+    LF__SET(s->ex.sched, pl->sched);
+    LF__SET(s->ex.acc, pl->learns ? s->acc : NULL);
+    LF__SET(s->ex.prof, pl->learns ? s->prof : NULL);
+    calib = lf__exec_start(&s->ex, mem && pl->learns ? &l->mem : NULL, s->cal0);
+    if (mem)
+        pthread_mutex_unlock(&l->mem_lock);
     if (l->no_tiny)
         l->no_tiny = 0;
     lf__reset(&s->calib_claimed, !calib); /* calibrated() ran, or never will */
@@ -530,7 +535,7 @@ void lf_loop_end(lf_loop *l, int tid)
         /* Gone: policies must not count on this member any more; the count
          * of active members matters only to a policy that may stop one. */
         lf__exec_worker_gone(&s->ex, tid);
-        if (l->sched.pol->flags & LF__P_MAYSTOP)
+        if (s->ex.sched->pol->flags & LF__P_MAYSTOP)
             lf__fetch_sub_acq_rel(&s->active, 1);
     }
     if (l->leased)

@@ -1,7 +1,7 @@
 /* bench/lf-bench.c - compare parallel-for schedules on one kernel under one
  * scenario, side by side in one run.
  *
- * Procedure (DESIGN.md, "Measuring"):
+ * Procedure (doc/design.md, "Measuring"):
  *   1. calibrate the spin kernel's steps per nanosecond and build the kernel;
  *   2. T1: the kernel on one thread, on an unloaded core, before any
  *      background load starts and again after it stopped (the fastest run);

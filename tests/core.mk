@@ -42,7 +42,7 @@ endif
 check_PROGRAMS += tests/list-schedules
 tests_list_schedules_LDADD = libloopfarm-core.la -lm
 
-# The layers of DESIGN.md (includes from the sources, calls from the
+# The layers of doc/design.md (includes from the sources, calls from the
 # objects), and the public headers in C99/C11/C++11/17/20 with an LF_FOR
 # program in C++ under every schedule.
 TESTS += tests/test_layers.sh

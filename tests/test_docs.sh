@@ -153,8 +153,8 @@ for d, most in (("README.md", 300), ("BENCHMARKS.md", 300)):
         fail("%s: %d lines, at most %d expected" % (d, n, most))
 if not os.path.exists(os.path.join(top, "DESIGN.md")):
     for root, dirs, files in os.walk(top):
-        dirs[:] = [x for x in dirs if x not in (".git", "build", "autom4te.cache")
-                   and not x.startswith("loopfarm-")]
+        dirs[:] = [x for x in dirs if x not in (".git", "build", "autom4te.cache", "_build",
+                                                 "_inst") and not x.startswith("loopfarm-")]
         for f in files:
             p = os.path.join(root, f)
             if f.endswith((".png", ".csv", ".o", ".so", ".la", ".lo", ".a")) or \

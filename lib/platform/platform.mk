@@ -33,7 +33,7 @@ tests_test_trace_LDADD = libloopfarm-core.la -lm
 tests_test_data_check_LDADD = libloopfarm-core.la -lm
 EXTRA_DIST += tests/test_env_one_reader.sh tests/plain.h
 
-# startup-time measures a first loop against libgomp's (doc/benchmarks-method.md):
+# startup-time measures a first loop against libgomp's (doc/design.md, "Start-up"):
 # built, never run by make check.
 if HAVE_OPENMP
 check_PROGRAMS += tests/startup-time

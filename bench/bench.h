@@ -1,7 +1,7 @@
 /* bench/bench.h - what the parts of lf-bench share.
  *
  * lf-bench runs one kernel under one scenario with several schedules and
- * reports each schedule's makespan against the ideal T1 / sum(s_i) (DESIGN.md,
+ * reports each schedule's makespan against the ideal T1 / sum(s_i) (doc/design.md,
  * "Measuring").  The parts:
  *   bench_kernels.c   the kernels, their sequential reference, spin calibration
  *   bench_scenario.c  background processes, thread binding, nominal speeds

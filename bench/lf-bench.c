@@ -1,7 +1,7 @@
 /* bench/lf-bench.c - compare parallel-for schedules on one kernel under one
  * scenario, side by side in one run.
  *
- * Procedure (DESIGN.md, "Measuring"):
+ * Procedure (doc/design.md, "Measuring"):
  *   1. calibrate the spin kernel's steps per nanosecond and build the kernel;
  *   2. T1: the kernel on one thread, on an unloaded core, before any
  *      background load starts and again after it stopped (the fastest run);
@@ -30,7 +30,7 @@
  * same background load.  The kernels are compiled once into libbench.la,
  * which every child links, so they run the same machine code everywhere;
  * yet one process can run them 10-20 % slower than another, its
- * sequential loop as much as its rows (BENCHMARKS.md, "Eighth run"), so
+ * sequential loop as much as its rows (doc/benchmarks-method.md), so
  * every child times T1 too and each row's ideal derives from the T1 of the
  * process that ran it (--t1 own; --t1 one: the first for all).  While one
  * runtime runs, the others' threads must not spin: every runtime keeps its
@@ -270,7 +270,7 @@ static void help(void)
         "                      rounds, and each measurement counts against the T1 of\n"
         "                      the process that ran it (one process of a program can run\n"
         "                      a memory-bound kernel 10-20 %% slower than another, T1 and\n"
-        "                      rows alike: BENCHMARKS.md, \"Eighth run\"); stderr lists\n"
+        "                      rows alike: doc/benchmarks-method.md); stderr lists\n"
         "                      each process's T1.  one: every row against the one T1 of\n"
         "                      the process that runs the omp: and lf: rows [own]\n"
         "                                                                e.g. --t1 one\n"
@@ -1675,7 +1675,7 @@ static void settle_after(int j)
  * from the splitmix64 state *draw) unless draw is NULL.  A row can pay for the row
  * before it: on a core shared with a busy process, a member that slept
  * through another process's row got less of the core for several
- * executions after it (BENCHMARKS.md, "The row before"), so with one
+ * executions after it (doc/benchmarks-method.md, "Shuffled rounds"), so with one
  * order every round the same row would pay every time. */
 static void round_order(int *order, int n, uint64_t *draw)
 {
@@ -1836,7 +1836,7 @@ int main(int argc, char **argv)
      * runs where lf-bench's own rows run: in a process started like every
      * other row's, unless --own-rows here (in one run the same static split
      * on graph ran 7-8 % faster in children than in this process;
-     * BENCHMARKS.md, "Sixth run" and "Seventh run"). */
+     * doc/benchmarks-method.md, "One process per runtime"). */
     int t1_reps = c->reps < 3 ? 3 : c->reps > 5 ? 5 : c->reps;
     progress("T1 (one thread, unloaded)");
     double t1 = t1_measure(c, &kern, &ref, t1_reps, 1e300);

@@ -44,8 +44,8 @@ LF_API const char *lf_schedule_name(const lf_schedule *s);
 LF_API const char *lf_schedule_spec(const lf_schedule *s);
 LF_API void lf_schedule_free(lf_schedule *s);
 /* The schedule LF_SCHEDULE names, parsed once per process.  When the
- * variable is unset it is "dynamic"; when it is malformed, one message goes
- * to stderr and the result is "dynamic" as well.  Never NULL. */
+ * variable is unset it is "auto"; when it is malformed, one message goes
+ * to stderr and the result is "dynamic".  Never NULL. */
 LF_API const lf_schedule *lf_schedule_default(void);
 /* Write the accepted schedule forms, one per line with a description, to a
  * buffer (like snprintf: returns the length it needed). */

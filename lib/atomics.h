@@ -156,8 +156,8 @@ static inline void lf__backoff(unsigned *spins)
 /* One step of a wait for another thread's brief step: a slot's
  * initialisation, a handle being leased for the team, a claim between its
  * mark and its lease, a shim's bounds or call-site label being written.  Yielding at once would
- * hand a core shared with another process to that process for its whole time slice (measured:
- * PageRank through the shim under a busy process, 8 % slower). */
+ * hand a core shared with another process to that process for its whole time slice
+ * (doc/design.md, "Brief waits spin"). */
 static inline void lf__wait_brief(unsigned *spins)
 {
     if (*spins < LF__BRIEF_SPINS) {

@@ -15,6 +15,7 @@
 #
 #   scripts/bench-matrix.sh [-b LF_BENCH] [-o OUTDIR] [-r REPS] [-t THREADS] [-e EXECS]
 #                           [--plot] [--quick]
+#   scripts/bench-matrix.sh --from CSV [-o OUTDIR] [--plot]
 #
 #   -b  the lf-bench to run      [build/normal/bench/lf-bench]
 #   -o  where results go          [bench-matrix-DATE]: matrix.csv (every row),
@@ -25,6 +26,10 @@
 #   --plot   also draw ratios.png: the heat map of vs_best (rows: schedules,
 #            columns: cells) and efficiency.png (needs gnuplot)
 #   --quick  sizes / 50 and 1 round: a smoke test of the script (seconds)
+#   --from   run nothing: summarise (and with --plot draw) a matrix.csv that
+#            an earlier run wrote, e.g. a committed one under doc/results/
+# Besides the summaries, OUTDIR gets headline.md: lf:auto and every peer row
+# (libgomp, libomp, LB4OMP, oneTBB) as the rows of README.md's headline table.
 # LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
 # scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph", or
 # kernel/grain for one cell size, e.g. "spin/20"; "spin/500 spin/50000"
@@ -39,7 +44,8 @@ execs=1
 threads=$(nproc)
 scale=1
 plot=0
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+from=
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -50,11 +56,16 @@ while [ $# -gt 0 ]; do
     -e) need "$@"; execs=$2; shift 2 ;;
     --plot) plot=1; shift ;;
     --quick) scale=50; reps=1; shift ;;
+    --from) need "$@"; from=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench-matrix.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
-if [ ! -x "$bench" ]; then
+if [ -n "$from" ] && [ ! -s "$from" ]; then
+    echo "bench-matrix.sh: --from $from: expected a matrix.csv that lf-bench wrote" >&2
+    exit 2
+fi
+if [ -z "$from" ] && [ ! -x "$bench" ]; then
     echo "bench-matrix.sh: $bench not found; build (scripts/build.sh build/normal) or pass -b" >&2
     exit 2
 fi
@@ -94,29 +105,33 @@ fi
 scenarios=${LF_MATRIX_SCENARIOS:-dedicated hog biglittle varying}
 
 mkdir -p "$out"
-csv=$out/matrix.csv
-: >"$csv"
-total=$(($(echo "$configs" | wc -l) * $(echo $scenarios | wc -w)))
-run=0
 start=$(date +%s)
-echo "$configs" | while read -r kernel grain n; do
-    n=$((n / scale))
-    for scenario in $scenarios; do
-        run=$((run + 1))
-        elapsed=$(($(date +%s) - start))
-        echo "[$run/$total] $kernel grain=$grain n=$n scenario=$scenario (${elapsed} s)" >&2
-        # shellcheck disable=SC2086 # LF_MATRIX_ARGS: options, split into words
-        "$bench" --kernel "$kernel" --grain "$grain" --n "$n" --threads "$threads" \
-            --scenario "$scenario" --schedules "$scheds" --reps "$reps" --execs "$execs" \
-            --format csv --out "$out/run.csv" ${LF_MATRIX_ARGS:-} >/dev/null
-        if [ -s "$csv" ]; then
-            tail -n +2 "$out/run.csv" >>"$csv"
-        else
-            cat "$out/run.csv" >"$csv"
-        fi
+if [ -n "$from" ]; then
+    csv=$from
+else
+    csv=$out/matrix.csv
+    : >"$csv"
+    total=$(($(echo "$configs" | wc -l) * $(echo $scenarios | wc -w)))
+    run=0
+    echo "$configs" | while read -r kernel grain n; do
+        n=$((n / scale))
+        for scenario in $scenarios; do
+            run=$((run + 1))
+            elapsed=$(($(date +%s) - start))
+            echo "[$run/$total] $kernel grain=$grain n=$n scenario=$scenario (${elapsed} s)" >&2
+            # shellcheck disable=SC2086 # LF_MATRIX_ARGS: options, split into words
+            "$bench" --kernel "$kernel" --grain "$grain" --n "$n" --threads "$threads" \
+                --scenario "$scenario" --schedules "$scheds" --reps "$reps" --execs "$execs" \
+                --format csv --out "$out/run.csv" ${LF_MATRIX_ARGS:-} >/dev/null
+            if [ -s "$csv" ]; then
+                tail -n +2 "$out/run.csv" >>"$csv"
+            else
+                cat "$out/run.csv" >"$csv"
+            fi
+        done
     done
-done
-rm -f "$out/run.csv"
+    rm -f "$out/run.csv"
+fi
 
 python3 - "$csv" "$out" "$plot" <<'PYEOF'
 import csv, math, os, subprocess, sys
@@ -192,27 +207,53 @@ open(os.path.join(out, "lf-vs-peers.txt"), "w").write("\n".join(lines) + "\n")
 print()
 print("\n".join(lines))
 
+# headline.md: the rows of README.md's headline table, lf:auto first, then
+# every peer row in the order of the run; each with the geometric mean and
+# the worst of its ratio to the best row of a cell (against its own
+# process's T1, as summary.txt) and the cells where it reached 0.95 of it.
+names = {"omp": "libgomp", "libomp": "LLVM libomp", "lb4omp": "LB4OMP", "tbb": "oneTBB",
+         "lf": "loopfarm"}
+best = {c: max(float(at[c, s]["efficiency"]) for s in scheds if (c, s) in at) for c in cells}
+lines = ["| runtime | row | geometric mean | worst (cell) | cells >= 0.95 |",
+         "|---|---|---:|---:|---:|"]
+for s in [x for x in scheds if x == "lf:auto"] + [x for x in scheds if runtime(x) != "lf"]:
+    mine = [(float(at[c, s]["efficiency"]) / best[c], c) for c in cells if (c, s) in at]
+    g = math.exp(sum(math.log(max(v, 1e-9)) for v, _ in mine) / len(mine))
+    w = min(mine)
+    bold = "**" if s == "lf:auto" else ""
+    lines.append("| %s | %s`%s`%s | %s%.3f%s | %.3f (%s) | %d of %d |" % (
+        names.get(runtime(s), runtime(s)), bold, s, bold, bold, g, bold, w[0], w[1],
+        sum(v >= 0.95 for v, _ in mine), len(mine)))
+open(os.path.join(out, "headline.md"), "w").write("\n".join(lines) + "\n")
+
 if plot:
-    # The heat map: vs_best per schedule (rows) and cell (columns).
+    # The heat map: vs_best per schedule (rows) and cell (columns), the
+    # peers' rows above loopfarm's with a line between them.
+    order = [x for x in scheds if runtime(x) != "lf"] + [x for x in scheds if runtime(x) == "lf"]
+    npeer = sum(runtime(x) != "lf" for x in scheds)
     dat = os.path.join(out, "ratios.dat")
     with open(dat, "w") as f:
         f.write("schedule " + " ".join('"%s"' % c for c in cells) + "\n")
-        for s in scheds:
+        for s in order:
             f.write('"%s" ' % s + " ".join(at[c, s]["vs_best"] if (c, s) in at else "NaN"
                                            for c in cells) + "\n")
     gp = os.path.join(out, "ratios.gp")
     with open(gp, "w") as f:
         f.write("""set terminal pngcairo size %d,%d noenhanced font ',9'
 set output '%s'
-set title "lf-bench matrix: each row's efficiency vs the best row of its cell (1 = best)"
-set palette defined (0.5 '#b2182b', 0.8 '#f4a582', 0.9 '#fddbc7', 0.97 '#d1e5f0', 1 '#2166ac')
-set cbrange [0.5:1]
+set title "lf-bench matrix: each row's efficiency / the best row's in its cell (1 = best)"
+set palette defined (0.4 '#440154', 0.6 '#3b528b', 0.8 '#21918c', 0.9 '#5ec962', 0.95 '#c8e020', 1 '#fde725')
+set cbrange [0.4:1]
+set cblabel 'vs best'
 set xtics rotate by -45 left
 set yrange [] reverse
+set arrow from graph 0, first %g to graph 1, first %g nohead lw 3 lc rgb 'white' front
 unset key
 plot '%s' matrix rowheaders columnheaders using 1:2:3 with image, \\
-     '' matrix rowheaders columnheaders using 1:2:(sprintf('%%.2f', $3)) with labels font ',7'
-""" % (300 + 60 * len(cells), 200 + 22 * len(scheds), os.path.join(out, "ratios.png"), dat))
+     '' matrix rowheaders columnheaders using 1:2:(sprintf('%%.2f', $3)):($3 < 0.75 ? 0xffffff : 0) \\
+        with labels font ',7' tc rgb variable
+""" % (300 + 60 * len(cells), 200 + 22 * len(scheds), os.path.join(out, "ratios.png"),
+       npeer - 0.5, npeer - 0.5, dat))
     if subprocess.call(["gnuplot", gp]) == 0:
         print("plot: %s" % os.path.join(out, "ratios.png"), file=sys.stderr)
     else:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/test_layers.sh - the layers of DESIGN.md hold: no file of lib/
+# tests/test_layers.sh - the layers of doc/design.md hold: no file of lib/
 # includes a header of, or calls a function defined only in, a layer it
 # must not reach.
 #

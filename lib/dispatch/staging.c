@@ -14,7 +14,7 @@
  * Here a staged chunk larger than stage_piece bytes of input is handed to
  * the body piece by piece: before a piece is returned, the next one's
  * source lines are prefetched, so its copy finds them in cache.  No helper
- * thread: BENCHMARKS.md ("Staging overlap") measured both.
+ * thread (doc/design.md, "Staging without a helper thread").
  */
 #include "config.h"
 

@@ -34,7 +34,7 @@ endif
 TESTS += tests/test_mpi.sh
 
 # The per-claim cost of the one-sided claim against the two-sided master
-# round trip (BENCHMARKS.md, "Across MPI ranks"); never run by make check.
+# round trip (doc/mpi.md); never run by make check.
 EXTRA_DIST += bench/lf-mpi-claim-cost.c
 if HAVE_MPI
 noinst_PROGRAMS += bench/lf-mpi-claim-cost

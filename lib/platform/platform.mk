@@ -33,8 +33,8 @@ tests_test_trace_LDADD = libloopfarm-core.la -lm
 tests_test_data_check_LDADD = libloopfarm-core.la -lm
 EXTRA_DIST += tests/test_env_one_reader.sh tests/plain.h
 
-# startup-time measures a first loop against libgomp's (BENCHMARKS.md,
-# "Start-up"): built, never run by make check.
+# startup-time measures a first loop against libgomp's (doc/design.md, "Start-up"):
+# built, never run by make check.
 if HAVE_OPENMP
 check_PROGRAMS += tests/startup-time
 tests_startup_time_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

@@ -41,8 +41,8 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
 
 /* Split fixed-size claims.  With one counter, every claim of a team of two
  * or more takes the counter's cache line from the core that claimed last:
- * on a loop of cheap chunks that transfer is the whole cost of a chunk
- * (about 20 ns here, for libgomp's dynamic,1 as for us).  Where the order
+ * on a loop of cheap chunks that transfer is the whole cost of a chunk,
+ * for libgomp's dynamic,1 as for us.  Where the order
  * of the chunks is free (OpenMP's nonmonotonic dynamic, which
  * schedule(dynamic) means since OpenMP 5.0), a split instance gives each
  * member a block of the loop, chunk-aligned, with a counter on a line of
@@ -54,10 +54,8 @@ static uint64_t size_claim(struct lf_loop *l, struct lf__slot *s, int tid, uint6
  * one; what changes is which member meets which chunk, and which chunk
  * comes last.  That matters on loops of few chunks whose cost falls along
  * the range: one counter hands out the cheap end last, split blocks a
- * chunk from the middle, so with
- * few chunks the tail can be a whole expensive chunk (PageRank's sweeps
- * of 8 chunks under `dynamic`, R-MAT's first vertices being the heavy
- * ones: 3 % slower split).  A loop splits only with LF__SPLIT_CHUNKS
+ * chunk from the middle, so with few chunks the tail can be a whole
+ * expensive chunk (doc/design.md).  A loop splits only with LF__SPLIT_CHUNKS
  * chunks per member or more, where a chunk is a small part of a member's
  * share and the claims, not the tail, are what costs (lf__exec_split_wanted,
  * decided with the rest of the plan).  LLVM's OpenMP

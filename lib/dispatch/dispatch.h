@@ -266,10 +266,7 @@ static inline long lf__index_of(const struct lf__slot *s, uint64_t k)
  * after a claim it is where the claim left the counter, so a member that
  * keeps it between claims claims without reading the counter first.  On a
  * counter that another core wrote last, a read followed by a CAS moves the
- * line twice (shared, then exclusive), a CAS alone once (lf-claim-cost,
- * 2-thread guided loops on an empty body: 0.88 of libgomp's guided per
- * chunk, against 1.22 reading first; BENCHMARKS.md, "Claim cost: claims
- * that expect"). */
+ * line twice (shared, then exclusive), a CAS alone once (doc/design.md). */
 static inline uint64_t lf__counter_cas(lf__au64 *next, uint64_t n,
                                        uint64_t (*size)(void *ctx, uint64_t r), void *ctx,
                                        uint64_t *cur, uint64_t *lo)

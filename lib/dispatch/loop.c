@@ -495,8 +495,7 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
     }
     /* A leased handle's slots are seen by nobody after the execution: its
      * members' statistics are cleared here, where they were just read,
-     * rather than on the next instance's entry path (measured: 5-8 % of a
-     * 2-thread guided loop of 4096 iterations). */
+     * rather than on the next instance's entry path (doc/design.md). */
     if (l->leased)
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
     release_slot(l, s);

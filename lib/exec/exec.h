@@ -3,7 +3,7 @@
  *
  * Three executors drive the policies of lib/policy/: the OpenMP dispatcher
  * (lib/dispatch/, real time, threads), the simulator (lib/sim/, virtual
- * time, one thread) and the test rigs; the MPI executor will be the next.
+ * time, one thread), the MPI executor (lib/mpi/) and the test rigs.
  * They differ in how they store shared words, keep time and run workers;
  * they agree on the rules below, which therefore live here and nowhere
  * else: how a claim is sized and clipped, when a stop is honoured, which
@@ -131,8 +131,8 @@ enum lf__lease_mode {
 
 /* Compute time a piece aims at (ns): long enough that handing it out (a
  * CAS on a line only thieves share, a clock read, a return to the body's
- * loop: ~100 ns) is 0.2 % of it, short enough that an owner that stalls
- * holds back little. */
+ * loop) is a small part of it, short enough that an owner that stalls
+ * holds back little (doc/design.md). */
 #define LF__PIECE_NS 50000.0
 
 /* Compute time a worker's first piece of a loop instance aims at (ns), by
@@ -163,8 +163,7 @@ enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, i
  * is known: a worker that loses its core just after its first claim
  * (beside a busy process), or whose first iterations turn out the
  * expensive ones, holds a couple of microseconds' worth by the memory, not
- * an eighth of its chunk (BFS through the shim, whose first frontier units
- * are its heaviest: BENCHMARKS.md).  On a loop of cheap iterations the
+ * an eighth of its chunk (doc/design.md).  On a loop of cheap iterations the
  * first size covers the chunk, and nothing changes; without a memory (a
  * first execution, a schedule that keeps none) neither.  In [1, rem]. */
 uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
@@ -426,7 +425,7 @@ extern const char *const lf__plan_names[LF__PLANS];
 #define LF__SEL_TRIAL 3
 /* Executions a site runs DEALT before it tries any other plan: a site that
  * runs only a few times stays on the plan whose first executions were
- * measured best across the project's benchmarks (doc/auto.md). */
+ * best on their first executions (doc/auto.md). */
 #define LF__SEL_SETTLE 8
 /* A challenger replaces the chosen plan when its median is below the
  * chosen one's by more than this fraction (hysteresis: one noisy

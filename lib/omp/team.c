@@ -145,8 +145,7 @@ static struct site_priv *site_priv(struct lf_site *site)
     memset(mine, 0, sizeof *mine);
     /* Adaptive: the lock is held for a few list operations, by one member
      * per loop entry and one per loop exit; spinning a little before
-     * sleeping keeps a contended entry off the futex (about a microsecond
-     * per loop otherwise, measured by lf-claim-cost's guided loops). */
+     * sleeping keeps a contended entry off the futex (doc/design.md). */
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);

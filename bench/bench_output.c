@@ -263,6 +263,9 @@ static int write_profile(const char *trace, const char *site, long inst, const c
 
 /* Chunk size over time for every thread of the last instance of each site
  * in an LF_TRACE file (site,instance,thread,lo,hi,start_ns,end_ns,pieces,from,plan). */
+/* The plans of LF_TRACE's last column, in the order of lib/exec's kinds. */
+static const char *const plan_names[4] = {"dealt", "own", "self", "tiny"};
+
 static int plot_trace(const char *dir, const char *trace, const char *const *sites,
                       const char *const *labels, int nlabels)
 {
@@ -277,17 +280,20 @@ static int plot_trace(const char *dir, const char *trace, const char *const *sit
         fprintf(stderr, "lf-bench: cannot read trace %s: %s\n", trace, strerror(errno));
         return -1;
     }
-    /* Pass 1: the sites, the last instance of each and its start time. */
+    /* Pass 1: the sites, the last instance of each and its start time.
+     * Pass 2: the last instance's chunks, and every instance's plan (the
+     * tenth column, when the trace has one). */
+    int planned[TRACE_MAX_SITES] = {0};
     for (int pass = 0; pass < 2; pass++) {
-        FILE *out[TRACE_MAX_SITES] = {0};
+        FILE *out[TRACE_MAX_SITES] = {0}, *pout[TRACE_MAX_SITES] = {0};
         rewind(in);
         while (fgets(line, sizeof line, in)) {
-            char f[7][256];
+            char f[10][256];
             const char *p = line;
-            int bad = 0;
-            for (int i = 0; i < 7 && !bad; i++)
-                bad = csv_field(&p, f[i], sizeof f[i]) != 0;
-            if (bad || strcmp(f[0], "site") == 0)
+            int bad = 0, nf = 0;
+            for (; nf < 10 && *p && *p != '\n' && !bad; nf++)
+                bad = csv_field(&p, f[nf], sizeof f[nf]) != 0;
+            if (bad || nf < 7 || strcmp(f[0], "site") == 0)
                 continue;
             long inst = strtol(f[1], NULL, 10);
             int thr = (int)strtol(f[2], NULL, 10);
@@ -316,7 +322,22 @@ static int plot_trace(const char *dir, const char *trace, const char *const *sit
                 }
                 continue;
             }
-            if (s == nsites || inst != last[s])
+            if (s == nsites)
+                continue;
+            int plan = -1;
+            for (int k = 0; nf == 10 && k < 4; k++)
+                if (strcmp(f[9], plan_names[k]) == 0)
+                    plan = k;
+            if (plan >= 0) {
+                if (!pout[s]) {
+                    snprintf(path, sizeof path, "%s/plans-%d.dat", dir, s);
+                    if ((pout[s] = fopen(path, "w")) != NULL)
+                        fprintf(pout[s], "# instance plan (0 dealt, 1 own, 2 self, 3 tiny)\n");
+                }
+                if (pout[s] && lo == 0.0) /* one line per instance: its chunk at 0 */
+                    planned[s] += fprintf(pout[s], "%ld %d\n", inst, plan) > 0;
+            }
+            if (inst != last[s])
                 continue;
             if (!out[s]) {
                 snprintf(path, sizeof path, "%s/trace-%d.dat", dir, s);
@@ -327,9 +348,12 @@ static int plot_trace(const char *dir, const char *trace, const char *const *sit
             }
             fprintf(out[s], "%d %.6f %.0f\n", thr, (start - t0[s]) / 1e6, hi - lo);
         }
-        for (int s = 0; pass == 1 && s < nsites; s++)
+        for (int s = 0; pass == 1 && s < nsites; s++) {
             if (out[s])
                 fclose(out[s]);
+            if (pout[s])
+                fclose(pout[s]);
+        }
     }
     fclose(in);
     if (nsites == 0) {
@@ -380,6 +404,21 @@ static int plot_trace(const char *dir, const char *trace, const char *const *sit
                     "plot '%s' using (($1+$2)/2):3:1:2 with xerrorbars pt 7 ps 0.4, "
                     "'' using 1:3 with steps lc rgb 'gray'\nunset multiplot\n",
                     conf, pdat);
+        fclose(g);
+        if (run_gnuplot(path) != 0)
+            rc = -1;
+        if (!planned[s])
+            continue;
+        /* The plan each execution ran (auto's choice over executions). */
+        snprintf(path, sizeof path, "%s/plans-%s.gp", dir, name);
+        if (!(g = fopen(path, "w")))
+            return -1;
+        fprintf(g,
+                "set terminal pngcairo size 900,300 noenhanced\nset output '%s/plans-%s.png'\n"
+                "set title 'execution plan of %s, by execution'\nset xlabel 'execution'\n"
+                "set yrange [-0.5:3.5]\nset ytics ('dealt' 0, 'own' 1, 'self' 2, 'tiny' 3)\n"
+                "set grid\nunset key\nplot '%s/plans-%d.dat' using 1:2 with points pt 7 ps 0.6\n",
+                dir, name, title, dir, s);
         fclose(g);
         if (run_gnuplot(path) != 0)
             rc = -1;

@@ -179,14 +179,14 @@ for item in $(echo "$cases" | tr , ' '); do
 done
 selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
 
-# A graph kernel's trials at a scale: enough that their sum lasts >= 150 ms by a per-trial
+# A graph kernel's trials at a scale: enough that their sum lasts >= 200 ms by a per-trial
 # estimate (2 threads, this machine kind), at least 1; 2 below 2^16 (smoke runs).
 trials_of() {
     awk -v k="$1" -v s="$2" 'BEGIN {
         split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
         for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
         if (s < 16) { print 2; exit }
-        est = base * g ^ (s - 16); t = int(150 / est + 0.999)
+        est = base * g ^ (s - 16); t = int(200 / est + 0.999)
         print t < 1 ? 1 : t > 40 ? 40 : t }'
 }
 

@@ -40,7 +40,7 @@ for t in 1 2 3; do
                 rc=$?
                 row=$(printf '%s\n' "$out" | awk -v c=$c -v t=$t 'NR == 2 && $1 == c && $4 == t && $5 > 0 { print "ok" }')
                 if [ $rc -ne 0 ] || [ "$row" != ok ]; then
-                    bad "lf-suite-loops --case $c $slow, $t threads, ${pre:+auto}${pre:-libgomp} (exit $rc)"
+                    bad "lf-suite-loops --case $c $slow, $t threads, $([ -n "$pre" ] && echo auto || echo libgomp) (exit $rc)"
                 fi
             done
         done
@@ -64,7 +64,7 @@ for pre in "" "$preload"; do
     rc=$?
     rows=$(printf '%s\n' "$out" | awk 'NR > 1 && NF == 7 && $7 > 0 { r++ } END { print r + 0 }')
     if [ $rc -ne 0 ] || [ "$rows" != 6 ]; then
-        bad "lf-graph-cxx --kernels all, ${pre:+auto}${pre:-libgomp}: exit $rc, $rows rows (expected 6)"
+        bad "lf-graph-cxx --kernels all, $([ -n "$pre" ] && echo auto || echo libgomp): exit $rc, $rows rows (expected 6)"
     fi
 done
 # The script's smoke runs: a table per setting, with a row of numbers per case run there,

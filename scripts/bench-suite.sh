@@ -43,7 +43,7 @@ options:
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
   --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
   --quick         a smoke run: 3 rounds, scale 10, loop size 0.02, image 160x120
-                  (unless given)
+                  (unless given), at most 3 trials of a graph kernel
   --help          this text
 reading the table (ms: the program's own measure of its loops: a graph kernel's time over
 all its trials, a loops case's over all its executions; the whole process for magick):
@@ -75,6 +75,7 @@ gm=/usr/bin/gm
 im=/usr/bin/convert-im6.q16
 out=
 quick=
+max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
     case $1 in
     --help | -h)
@@ -105,6 +106,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$quick" ]; then
     : "${rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}"
+    max_trials=3
 fi
 : "${rounds:=7}" "${loop_size:=1}" "${image:=1500x1500}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
 case $rounds in '' | *[!0-9]*) die "--rounds: expected an integer >= 3, not '$rounds'" ;; esac
@@ -180,14 +182,14 @@ done
 selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
 
 # A graph kernel's trials at a scale: enough that their sum lasts >= 200 ms by a per-trial
-# estimate (2 threads, this machine kind), at least 1; 2 below 2^16 (smoke runs).
+# estimate (2 threads, this machine kind: ms at 2^16 and the factor per doubling of the
+# vertices), from 1 to max_trials.
 trials_of() {
-    awk -v k="$1" -v s="$2" 'BEGIN {
+    awk -v k="$1" -v s="$2" -v most="$max_trials" 'BEGIN {
         split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
         for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
-        if (s < 16) { print 2; exit }
-        est = base * g ^ (s - 16); t = int(200 / est + 0.999)
-        print t < 1 ? 1 : t > 40 ? 40 : t }'
+        t = int(200 / (base * g ^ (s - 16)) + 0.999)
+        print (t < 1 ? 1 : (t > most ? most : t)) }'
 }
 
 mkdir -p "$out" || die "--out: cannot create '$out'"

@@ -53,8 +53,9 @@ all its trials, a loops case's over all its executions; the whole process for ma
   verdict        noise: the A/A spread (its median's or a quartile's distance from 1,
                  the largest) is at least |auto/own - 1|; else gain or loss; "!" marks
                  auto/own > 1.03
-Sized so a run lasts >= 100 ms; the default suite takes about 40-50 minutes on a quiet
-2-core machine.  Needs 2 cores or more.
+Sized so a run lasts >= 100 ms; the default suite takes about 45-55 minutes on a quiet
+2-core machine (by per-run estimates), most of it in the graph cases at 2^19 to 2^22
+vertices.  Needs 2 cores or more.
 EOF
 }
 
@@ -183,13 +184,14 @@ selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
 
 # A graph kernel's trials at a scale: enough that their sum lasts >= 200 ms by a per-trial
 # estimate (2 threads, this machine kind: ms at 2^16 and the factor per doubling of the
-# vertices), from 1 to max_trials.
+# vertices), from 2 (so that every run holds a trial after a whole trial of the sites' own
+# past, where a learning schedule has settled) to max_trials.
 trials_of() {
     awk -v k="$1" -v s="$2" -v most="$max_trials" 'BEGIN {
         split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
         for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
         t = int(200 / (base * g ^ (s - 16)) + 0.999)
-        print (t < 1 ? 1 : (t > most ? most : t)) }'
+        print (t < 2 ? 2 : (t > most ? most : t)) }'
 }
 
 mkdir -p "$out" || die "--out: cannot create '$out'"

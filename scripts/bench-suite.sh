@@ -37,7 +37,7 @@ options:
   --scales LIST   comma-separated graph scales (log2 vertices) for every kernel
                   [bfs, cc, sssp: 16,18,20,22; pagerank: 16,18,19,20; bc, tc: 16,17,18,19]
   --loop-size F   factor on each loops case's iterations [1]
-  --image WxH     the generated image's size [1500x1500]
+  --image WxH     the generated image's size [1800x1800]
   --slow T:F      the biglittle setting's slow thread and factor [1:3]
   --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
@@ -109,7 +109,7 @@ if [ -n "$quick" ]; then
     : "${rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}"
     max_trials=3
 fi
-: "${rounds:=7}" "${loop_size:=1}" "${image:=1500x1500}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
+: "${rounds:=7}" "${loop_size:=1}" "${image:=1800x1800}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
 case $rounds in '' | *[!0-9]*) die "--rounds: expected an integer >= 3, not '$rounds'" ;; esac
 [ "$rounds" -ge 3 ] || die "--rounds: expected an integer >= 3 (quartiles need three rounds), not $rounds"
 case $scales in *[!0-9,]* | ,* | *, | *,,*) die "--scales: expected comma-separated integers in [4, 26], not '$scales'" ;; esac
@@ -119,7 +119,7 @@ done
 if ! echo "$loop_size" | grep -Eq '^[0-9]*\.?[0-9]+$' || ! awk -v f="$loop_size" 'BEGIN { exit !(f > 0) }'; then
     die "--loop-size: expected a positive number, not '$loop_size'"
 fi
-echo "$image" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || die "--image: expected WxH, e.g. 1500x1500, not '$image'"
+echo "$image" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || die "--image: expected WxH, e.g. 1800x1800, not '$image'"
 echo "$slow" | grep -Eq '^[0-9]+:[1-9][0-9]*$' || die "--slow: expected T:F (thread T, integer factor F >= 1), not '$slow'"
 for s in $(echo "$settings" | tr , ' '); do
     case $s in dedicated | hog | biglittle) ;; *) die "--settings: '$s' is not a setting: expected a comma-separated list of dedicated, hog and biglittle" ;; esac

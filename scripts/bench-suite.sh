@@ -135,6 +135,9 @@ for f in "$graph_exe" "$loops_exe" "$shim"; do
         exit 1
     }
 done
+# A sanitizer build's shim needs its sanitizer runtimes loaded ahead of it.
+preload=$(ldd "$shim" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
+preload=$(echo $preload "$shim")
 cores=$(nproc)
 [ "$cores" -ge 2 ] || {
     echo "bench-suite: needs at least 2 cores (has $cores)" >&2
@@ -212,7 +215,7 @@ with_variant() {
     wv=$1
     shift
     if [ "$wv" = auto ]; then
-        LD_PRELOAD="$shim" LF_SCHEDULE=auto "$@"
+        LD_PRELOAD="$preload" LF_SCHEDULE=auto "$@"
     else
         "$@"
     fi

@@ -175,6 +175,20 @@ static int build(struct graph *g, int scale, int degree, uint64_t seed)
 
 /* ---- BFS: level by level, the frontier's vertices in chunks of 64 ---- */
 
+/* Visit u's neighbours in a level-synchronous search: each one still
+ * unseen (depth -1) that this thread claims gets depth `level` and is
+ * appended to out at the atomic count *tail (by any thread concurrently). */
+static void expand(const struct graph *g, long u, long *depth, long level, long *out, long *tail)
+{
+    for (long e = g->row[u]; e < g->row[u + 1]; e++) {
+        long v = g->adj[e], unseen = -1;
+        if (__atomic_load_n(&depth[v], __ATOMIC_RELAXED) == -1 &&
+            __atomic_compare_exchange_n(&depth[v], &unseen, level, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            out[__atomic_fetch_add(tail, 1, __ATOMIC_RELAXED)] = v;
+    }
+}
+
 static void bfs(const struct graph *g, long src, long *depth, long *front, long *next)
 {
     long nf = 1, level = 0;
@@ -185,16 +199,8 @@ static void bfs(const struct graph *g, long src, long *depth, long *front, long 
     while (nf > 0) {
         long nn = 0;
 #pragma omp parallel for schedule(dynamic, 64)
-        for (long k = 0; k < nf; k++) {
-            long v = front[k];
-            for (long e = g->row[v]; e < g->row[v + 1]; e++) {
-                long u = g->adj[e], unseen = -1;
-                if (__atomic_load_n(&depth[u], __ATOMIC_RELAXED) == -1 &&
-                    __atomic_compare_exchange_n(&depth[u], &unseen, level + 1, 0, __ATOMIC_RELAXED,
-                                                __ATOMIC_RELAXED))
-                    next[__atomic_fetch_add(&nn, 1, __ATOMIC_RELAXED)] = u;
-            }
-        }
+        for (long k = 0; k < nf; k++)
+            expand(g, front[k], depth, level + 1, next, &nn);
         long *t = front;
         front = next;
         next = t;
@@ -428,16 +434,8 @@ static void bc(const struct graph *g, const long *srcs, int ns, long *depth, lon
         for (long d = 0; lvl[d + 1] > lvl[d]; d++) {
             long lo = lvl[d], hi = lvl[d + 1];
 #pragma omp parallel for schedule(dynamic, 64) if (par)
-            for (long k = lo; k < hi; k++) {
-                long u = order[k];
-                for (long e = g->row[u]; e < g->row[u + 1]; e++) {
-                    long v = g->adj[e], unseen = -1;
-                    if (__atomic_load_n(&depth[v], __ATOMIC_RELAXED) == -1 &&
-                        __atomic_compare_exchange_n(&depth[v], &unseen, d + 1, 0, __ATOMIC_RELAXED,
-                                                    __ATOMIC_RELAXED))
-                        order[__atomic_fetch_add(&tail, 1, __ATOMIC_RELAXED)] = v;
-                }
-            }
+            for (long k = lo; k < hi; k++)
+                expand(g, order[k], depth, d + 1, order, &tail);
             lvl[d + 2] = tail;
 #pragma omp parallel for schedule(dynamic, 64) if (par)
             for (long k = hi; k < tail; k++) {

@@ -73,5 +73,24 @@ bench_lf_graph_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_lf_graph_LDFLAGS = $(OPENMP_CFLAGS)
 bench_lf_graph_LDADD = -ldl
 TESTS += tests/test_graph_apps.sh
+# The same source built by the C++ compiler, as a g++ -fopenmp program
+# (-fopenmp is the flag of both GCC drivers).
+bin_PROGRAMS += bench/lf-graph-cxx
+bench_lf_graph_cxx_SOURCES = bench/lf-graph-cxx.cc
+bench_lf_graph_cxx_CXXFLAGS = $(OPENMP_CFLAGS)
+bench_lf_graph_cxx_LDFLAGS = $(OPENMP_CFLAGS)
+bench_lf_graph_cxx_LDADD = -ldl
+EXTRA_bench_lf_graph_cxx_DEPENDENCIES = $(srcdir)/bench/lf-graph.c
+
+# lf-suite-loops: synthetic loops written to trip a learning schedule, as
+# plain OpenMP (knows nothing of loopfarm); scripts/bench-suite.sh runs
+# them and the graph kernels bare and through the shim, and
+# tests/test_bench_suite.sh checks both at tiny sizes.
+bin_PROGRAMS += bench/lf-suite-loops
+bench_lf_suite_loops_SOURCES = bench/lf-suite-loops.c
+bench_lf_suite_loops_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_lf_suite_loops_LDFLAGS = $(OPENMP_CFLAGS)
+bench_lf_suite_loops_LDADD = -lm
+TESTS += tests/test_bench_suite.sh
 endif
-EXTRA_DIST += tests/test_graph_apps.sh
+EXTRA_DIST += tests/test_graph_apps.sh tests/test_bench_suite.sh

@@ -38,16 +38,8 @@ cores=$(nproc)
     echo "bench-graph-apps: needs at least 2 cores (has $cores)" >&2
     exit 1
 }
-export OMP_NUM_THREADS=2 OMP_PROC_BIND=true
-unset LF_SCHEDULE LF_REPLACE LF_TRACE LF_VERBOSE OMP_SCHEDULE
-tmp=$(mktemp -d)
-hog=
-cleanup() {
-    [ -n "$hog" ] && kill "$hog" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=scripts/bench-common.sh
+. "$(dirname "$0")/bench-common.sh"
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # run WHO FILE: one lf-graph run, bare or through the shim; appends "kernel median_ms".
 run() {
@@ -66,10 +58,7 @@ for setting in $settings; do
         exit 2
         ;;
     esac
-    if [ "$setting" = hog ]; then
-        taskset -c $((cores - 1)) sh -c 'while :; do :; done' &
-        hog=$!
-    fi
+    [ "$setting" = hog ] && hog_start
     : >"$tmp/bare"
     : >"$tmp/auto"
     r=0
@@ -89,9 +78,5 @@ for setting in $settings; do
     printf '%s\n' "$alt" | awk -v s="$setting/1p" -v b="$trials" 'NR > 1 {
         printf "%-10s %-10s %10.3f %10.3f %8.3f  (quartiles %s %s; summed %s; blocks of %d: %s, quartiles %s %s)\n",
             s, $1, $5, $6, $7, $8, $9, $10, b, $11, $12, $13 }'
-    if [ -n "$hog" ]; then
-        kill "$hog" 2>/dev/null
-        wait "$hog" 2>/dev/null
-        hog=
-    fi
+    hog_stop
 done

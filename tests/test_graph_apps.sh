@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/test_graph_apps.sh - an unmodified OpenMP application (bench/lf-graph:
-# BFS, PageRank, connected components with schedule(dynamic, 64 | 16384))
-# gets the sequential results bare and under the preload shim with auto,
-# its leases forced to steal on every claim, at 1, 2, 3 and 8 threads; lf-graph
-# --alternate (the shim switched off and on in one process) runs, and refuses without it;
-# --kernels runs the kernels named and refuses others.
+# the GAP benchmark's BFS, PageRank, connected components, SSSP, BC and triangle
+# counting with schedule(dynamic, 64 | 16384)) gets the sequential results bare and
+# under the preload shim with auto, its leases forced to steal on every claim, at 1,
+# 2, 3 and 8 threads; lf-graph --alternate (the shim switched off and on in one
+# process) runs, and refuses without it; --kernels runs the kernels named, with
+# their own trials when given, and refuses others.
 # Exit 77 when the program or the shim was not built.
 top=$(pwd)
 shim="$top/.libs/libloopfarm-gomp.so"
@@ -21,10 +22,10 @@ fails=0
 for t in 1 2 3 8; do
     for sched in "" auto "auto,lease=force" "dynamic,lease=force"; do
         if [ -z "$sched" ]; then
-            out=$(OMP_NUM_THREADS=$t timeout 120 "$prog" --scale 11 --trials 3 2>&1)
+            out=$(OMP_NUM_THREADS=$t timeout 120 "$prog" --scale 11 --trials 3 --kernels all 2>&1)
         else
             out=$(OMP_NUM_THREADS=$t LD_PRELOAD="$preload" LF_SCHEDULE="$sched" \
-                timeout 120 "$prog" --scale 11 --trials 3 2>&1)
+                timeout 120 "$prog" --scale 11 --trials 3 --kernels all 2>&1)
         fi
         rc=$?
         if [ $rc -ne 0 ]; then
@@ -69,14 +70,14 @@ if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "give --alternate too"; 
     fails=$((fails + 1))
 fi
 # --kernels: only the kernels named, in the usual order (their results still checked, so a
-# wrong one exits 3), with or without --alternate; an unknown name, an empty item or a missing
+# wrong one exits 3), with or without --alternate; an unknown name, an empty item, a bad trial count or a missing
 # list is refused (exit 2) naming the choices.
-for args in "--kernels cc,bfs" "--kernels pagerank --alternate"; do
+for args in "--kernels cc,bfs" "--kernels pagerank --alternate" "--kernels tc:1,sssp:2,bc"; do
     # shellcheck disable=SC2086 # $args is a list of options
     out=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE=auto \
         timeout 120 "$prog" --scale 11 --trials 3 $args 2>&1)
     rc=$?
-    case $args in *pagerank*) want=pagerank ;; *) want="bfs cc" ;; esac
+    case $args in *pagerank*) want=pagerank ;; *tc*) want="sssp bc tc" ;; *) want="bfs cc" ;; esac
     got=$(printf '%s\n' "$out" | awk 'NR > 1 { printf "%s%s", s, $1; s = " " }')
     if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
         echo "FAIL: $args: exit $rc, rows '$got', expected '$want'"
@@ -84,14 +85,15 @@ for args in "--kernels cc,bfs" "--kernels pagerank --alternate"; do
         fails=$((fails + 1))
     fi
 done
-for list in "bfs,sssp" "bfs," ""; do
+for list in "bfs,sp" "bfs," "bfs:0" "tc:x" ""; do
     if [ -n "$list" ]; then
         out=$(OMP_NUM_THREADS=2 timeout 120 "$prog" --scale 11 --trials 3 --kernels "$list" 2>&1)
     else
         out=$(OMP_NUM_THREADS=2 timeout 120 "$prog" --scale 11 --trials 3 --kernels 2>&1)
     fi
     rc=$?
-    if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q "list of bfs, pagerank and cc"; then
+    case $list in *:*) msg="expected name:T" ;; *) msg="list of bfs, pagerank, cc, sssp, bc and tc" ;; esac
+    if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q "$msg"; then
         echo "FAIL: --kernels '$list': exit $rc, expected 2 and a message naming the kernels"
         fails=$((fails + 1))
     fi
@@ -104,5 +106,5 @@ for pre in "" "$preload"; do
         fails=$((fails + 1))
     fi
 done
-[ $fails -eq 0 ] && echo "ok: BFS, PageRank, CC agree with their sequential runs under auto"
+[ $fails -eq 0 ] && echo "ok: BFS, PageRank, CC, SSSP, BC, TC agree with their sequential runs under auto"
 [ $fails -eq 0 ]

@@ -1,0 +1,414 @@
+#!/bin/sh
+# scripts/bench-suite.sh - the suite that judges LF_SCHEDULE=auto against each program's own
+# schedule: unmodified OpenMP programs run bare (their own schedule under libgomp) and through
+# the preload shim (build/.libs/libloopfarm-gomp.so, LF_SCHEDULE=auto), 2 threads bound.
+# Cases: the GAP benchmark's kernels (bench/lf-graph-cxx, g++ -fopenmp) at several graph
+# sizes, loops written to trip a learning schedule (bench/lf-suite-loops), and Debian's
+# GraphicsMagick and ImageMagick binaries on a generated image (outputs compared byte for
+# byte).  Each round runs a case's program three times, own, auto and own again (the A/A
+# row), the order reversed every other round; the table gives per case and setting the
+# medians and quartiles of the times and of the per-round ratios, and marks a case whose A/A
+# spread exceeds the difference it reports as noise.  doc/bench-suite.md explains the cases
+# and how to read the table.  A benchmark for a quiet machine: never part of make check
+# (tests/test_bench_suite.sh runs it at tiny sizes).  --help lists the options.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() {
+    cat <<EOF
+usage: scripts/bench-suite.sh [options]
+  Runs every case bare (the program's own schedule under libgomp) and through the
+  preload shim with LF_SCHEDULE=auto, OMP_NUM_THREADS=2 OMP_PROC_BIND=true, in each
+  setting; each round runs own, auto, own (the A/A row) in that order, reversed in
+  every other round.  Prints a table per setting and the geometric mean and worst case
+  of auto/own; writes every run to OUT/runs.csv and the table to OUT/summary.csv.
+options:
+  --build DIR     the build directory [$top/build/normal]
+  --cases LIST    comma-separated cases or groups [all]:
+                    graph, loops, magick, all;
+                    a kernel (bfs, pagerank, cc, sssp, bc, tc): all its graph sizes;
+                    KERNEL-sS: one size (2^S vertices), e.g. pagerank-s19;
+                    moving, flip, tripcount, outliers, few, twograin, triangular;
+                    gm-resize, gm-blur, gm-rotate, gm-swirl, im-resize, im-blur, im-rotate
+  --settings LIST comma-separated of dedicated, hog (a busy process pinned to the
+                  last core), biglittle (thread T's iterations cost F times more:
+                  only the loops cases can emulate it) [dedicated,hog,biglittle]
+  --rounds N      interleaved rounds, N >= 3 [7]
+  --scales LIST   comma-separated graph scales (log2 vertices) for every kernel
+                  [bfs, cc, sssp: 16,18,20,22; pagerank: 16,18,19,20; bc, tc: 16,17,18,19]
+  --loop-size F   factor on each loops case's iterations [1]
+  --image WxH     the generated image's size [1800x1800]
+  --slow T:F      the biglittle setting's slow thread and factor [1:3]
+  --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
+  --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
+  --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
+  --quick         a smoke run: 3 rounds, scale 10, loop size 0.02, image 160x120
+                  (unless given), at most 3 trials of a graph kernel
+  --help          this text
+reading the table (ms: the program's own measure of its loops: a graph kernel's time over
+all its trials, a loops case's over all its executions; the whole process for magick):
+  own, auto      median (q1 q3) over the rounds of the bare and the shim run
+  auto/own       median (q1 q3) of the per-round ratios: below 1, auto was faster
+  A/A            median (q1 q3) of own (second run) / own (first run) per round
+  verdict        noise: the A/A spread (its median's or a quartile's distance from 1,
+                 the largest) is at least |auto/own - 1|; else gain or loss; "!" marks
+                 auto/own > 1.03
+Sized so a run lasts >= 100 ms; the default suite takes about 45-55 minutes on a quiet
+2-core machine (by per-run estimates), most of it in the graph cases at 2^19 to 2^22
+vertices.  Needs 2 cores or more.
+EOF
+}
+
+die() {
+    echo "bench-suite: $*" >&2
+    exit 2
+}
+
+build=$top/build/normal
+cases=all
+settings=dedicated,hog,biglittle
+rounds=
+scales=
+loop_size=
+image=
+slow=1:3
+gm=/usr/bin/gm
+im=/usr/bin/convert-im6.q16
+out=
+quick=
+max_trials=40 # a graph kernel's trials at the most (3 under --quick)
+while [ $# -gt 0 ]; do
+    case $1 in
+    --help | -h)
+        usage
+        exit 0
+        ;;
+    --quick) quick=1 ;;
+    --build | --cases | --settings | --rounds | --scales | --loop-size | --image | --slow | --gm | --im | --out)
+        [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
+        case $1 in
+        --build) build=$2 ;;
+        --cases) cases=$2 ;;
+        --settings) settings=$2 ;;
+        --rounds) rounds=$2 ;;
+        --scales) scales=$2 ;;
+        --loop-size) loop_size=$2 ;;
+        --image) image=$2 ;;
+        --slow) slow=$2 ;;
+        --gm) gm=$2 ;;
+        --im) im=$2 ;;
+        --out) out=$2 ;;
+        esac
+        shift
+        ;;
+    *) die "unknown option '$1' (--help lists the options)" ;;
+    esac
+    shift
+done
+if [ -n "$quick" ]; then
+    : "${rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}"
+    max_trials=3
+fi
+: "${rounds:=7}" "${loop_size:=1}" "${image:=1800x1800}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
+case $rounds in '' | *[!0-9]*) die "--rounds: expected an integer >= 3, not '$rounds'" ;; esac
+[ "$rounds" -ge 3 ] || die "--rounds: expected an integer >= 3 (quartiles need three rounds), not $rounds"
+case $scales in *[!0-9,]* | ,* | *, | *,,*) die "--scales: expected comma-separated integers in [4, 26], not '$scales'" ;; esac
+for s in $(echo "$scales" | tr , ' '); do
+    if [ "$s" -lt 4 ] || [ "$s" -gt 26 ]; then die "--scales: expected comma-separated integers in [4, 26], not '$scales'"; fi
+done
+if ! echo "$loop_size" | grep -Eq '^[0-9]*\.?[0-9]+$' || ! awk -v f="$loop_size" 'BEGIN { exit !(f > 0) }'; then
+    die "--loop-size: expected a positive number, not '$loop_size'"
+fi
+echo "$image" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || die "--image: expected WxH, e.g. 1800x1800, not '$image'"
+echo "$slow" | grep -Eq '^[0-9]+:[1-9][0-9]*$' || die "--slow: expected T:F (thread T, integer factor F >= 1), not '$slow'"
+for s in $(echo "$settings" | tr , ' '); do
+    case $s in dedicated | hog | biglittle) ;; *) die "--settings: '$s' is not a setting: expected a comma-separated list of dedicated, hog and biglittle" ;; esac
+done
+[ -n "$(echo "$settings" | tr -d ,)" ] || die "--settings: expected a comma-separated list of dedicated, hog and biglittle"
+
+graph_exe=$build/bench/lf-graph-cxx
+loops_exe=$build/bench/lf-suite-loops
+shim=$build/.libs/libloopfarm-gomp.so
+for f in "$graph_exe" "$loops_exe" "$shim"; do
+    [ -e "$f" ] || {
+        echo "bench-suite: $f is missing: build first (scripts/build.sh build/normal && make -C build/normal)" >&2
+        exit 1
+    }
+done
+# A sanitizer build's shim needs its sanitizer runtimes loaded ahead of it.
+preload=$(ldd "$shim" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
+preload=$(echo $preload "$shim")
+cores=$(nproc)
+[ "$cores" -ge 2 ] || {
+    echo "bench-suite: needs at least 2 cores (has $cores)" >&2
+    exit 1
+}
+
+kernels="bfs pagerank cc sssp bc tc"
+loops_cases="moving flip tripcount outliers few twograin triangular"
+magick_cases="gm-resize gm-blur gm-rotate gm-swirl im-resize im-blur im-rotate"
+# The graph scales of a kernel: --scales, else the defaults (four sizes each, the larger
+# ones where a trial costs least; PageRank at 2^19, where the program's loop has 32 units).
+kernel_scales() {
+    if [ -n "$scales" ]; then
+        echo "$scales" | tr , ' '
+        return
+    fi
+    case $1 in
+    bfs | cc | sssp) echo 16 18 20 22 ;;
+    pagerank) echo 16 18 19 20 ;;
+    *) echo 16 17 18 19 ;;
+    esac
+}
+graph_cases=
+for k in $kernels; do
+    for s in $(kernel_scales "$k"); do graph_cases="$graph_cases $k-s$s"; done
+done
+# Resolve --cases to a list of case names, in the suite's order.
+want=" "
+for item in $(echo "$cases" | tr , ' '); do
+    case " graph loops magick all $kernels $graph_cases $loops_cases $magick_cases " in
+    *" $item "*) ;;
+    *) die "--cases: '$item' is not a case: expected graph, loops, magick, all, a kernel ($kernels), a graph case (e.g. bfs-s16; these scales:$graph_cases), a loops case ($loops_cases) or a magick case ($magick_cases)" ;;
+    esac
+    case $item in
+    all) want="$want$graph_cases $loops_cases $magick_cases " ;;
+    graph) want="$want$graph_cases " ;;
+    loops) want="$want$loops_cases " ;;
+    magick) want="$want$magick_cases " ;;
+    *-s[0-9]*) want="$want$item " ;;
+    *) case " $kernels " in
+        *" $item "*) for s in $(kernel_scales "$item"); do want="$want$item-s$s "; done ;;
+        *) want="$want$item " ;;
+        esac ;;
+    esac
+done
+selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
+
+# A graph kernel's trials at a scale: enough that their sum lasts >= 200 ms by a per-trial
+# estimate (2 threads, this machine kind: ms at 2^16 and the factor per doubling of the
+# vertices), from 2 (so that every run holds a trial after a whole trial of the sites' own
+# past, where a learning schedule has settled) to max_trials.
+trials_of() {
+    awk -v k="$1" -v s="$2" -v most="$max_trials" 'BEGIN {
+        split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
+        for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
+        t = int(200 / (base * g ^ (s - 16)) + 0.999)
+        print (t < 2 ? 2 : (t > most ? most : t)) }'
+}
+
+mkdir -p "$out" || die "--out: cannot create '$out'"
+runs=$out/runs.csv
+summary=$out/summary.csv
+echo "setting,case,round,variant,ms" >"$runs"
+echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
+# shellcheck source=scripts/bench-common.sh
+. "$top/scripts/bench-common.sh"
+
+now_ns() { date +%s%N; }
+fail() {
+    echo "bench-suite: $*" >&2
+    exit 1
+}
+# with_variant VARIANT CMD...: runs CMD bare (own, own2) or through the shim (auto).
+with_variant() {
+    wv=$1
+    shift
+    if [ "$wv" = auto ]; then
+        LD_PRELOAD="$preload" LF_SCHEDULE=auto "$@"
+    else
+        "$@"
+    fi
+}
+record() { echo "$setting,$1,$round,$2,$3" >>"$runs"; }
+
+# One graph process at scale $1 for the selected kernels there; records each kernel's time
+# over its trials.  Results are checked against the sequential ones in the first round.
+run_graph() {
+    scale=$1 variant=$2 list=
+    for k in $kernels; do
+        selected "$k-s$scale" && list="$list${list:+,}$k:$(trials_of "$k" "$scale")"
+    done
+    check=
+    [ "$round" -gt 1 ] && check=--no-check
+    res=$(with_variant "$variant" "$graph_exe" --scale "$scale" --kernels "$list" $check 2>&1) ||
+        fail "lf-graph-cxx --scale $scale --kernels $list ($variant, $setting, round $round) failed: $(printf '%s\n' "$res" | tail -3)"
+    printf '%s\n' "$res" | awk 'NR > 1 { print $1, $7 }' >"$tmp/graph"
+    while read -r k ms; do record "$k-s$scale" "$variant" "$ms"; done <"$tmp/graph"
+}
+
+# One lf-suite-loops process of case $1.
+run_loops() {
+    c=$1 variant=$2
+    size=$("$loops_exe" --help | awk -v c="$c" -v f="$loop_size" '$1 == c {
+        n = $NF; sub(/\]$/, "", n); n = int(n * f); print n < 1 ? 1 : n }')
+    [ -n "$size" ] || fail "lf-suite-loops --help lists no case $c"
+    extra=
+    [ "$setting" = biglittle ] && extra="--slow $slow"
+    # shellcheck disable=SC2086 # $extra is a list of options
+    res=$(with_variant "$variant" "$loops_exe" --case "$c" --size "$size" $extra 2>&1) ||
+        fail "lf-suite-loops --case $c --size $size $extra ($variant, $setting, round $round) failed: $(printf '%s\n' "$res" | tail -3)"
+    record "$c" "$variant" "$(printf '%s\n' "$res" | awk 'NR == 2 { print $5 }')"
+}
+
+# One GraphicsMagick or ImageMagick process of case $1, timed whole; its output is kept
+# per variant and compared byte for byte with the first own run's of the round.
+run_magick() {
+    c=$1 variant=$2
+    case $c in
+    gm-*) prog="$gm convert" ;;
+    *) prog=$im ;;
+    esac
+    case $c in
+    *-resize) op="-resize 150%" ;;
+    *-blur) op="-blur 0x3" ;;
+    *-rotate) op="-rotate 33" ;;
+    *-swirl) op="-swirl 90" ;;
+    esac
+    t0=$(now_ns)
+    # shellcheck disable=SC2086 # $prog and $op are word lists
+    res=$(with_variant "$variant" $prog "$tmp/in.ppm" $op "$tmp/$variant.ppm" 2>&1) ||
+        fail "$prog $op ($variant, $setting, round $round) failed: $res"
+    t1=$(now_ns)
+    record "$c" "$variant" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
+}
+
+# A round of a unit: own, auto, own2 (reversed in even rounds), then the magick outputs
+# compared.
+run_round() {
+    if [ $((round % 2)) -eq 1 ]; then order="own auto own2"; else order="own2 auto own"; fi
+    for v in $order; do
+        case $1 in
+        graph) run_graph "$2" "$v" ;;
+        loops) run_loops "$2" "$v" ;;
+        magick) run_magick "$2" "$v" ;;
+        esac
+    done
+    if [ "$1" = magick ]; then
+        for v in auto own2; do
+            cmp -s "$tmp/own.ppm" "$tmp/$v.ppm" ||
+                fail "$2: the $v run's image differs from the own run's ($setting, round $round)"
+        done
+    fi
+}
+
+# The table of one setting from runs.csv (and its rows appended to summary.csv).
+table() {
+    awk -F, -v s="$1" -v csv="$summary" -v rounds="$rounds" '
+    function sortv(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) {
+            t = a[i]
+            for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+            a[j + 1] = t
+        }
+    }
+    # stats(a, n): sets M, Q1, Q3: the median, and the quartiles as the order statistics
+    # symmetric about it (of 3 values the extremes, of 7 the second and sixth).
+    function stats(a, n) {
+        sortv(a, n)
+        M = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        Q1 = a[int((n - 1) / 4) + 1]
+        Q3 = a[n - int((n - 1) / 4)]
+    }
+    function dist(x) { return x > 1 ? x - 1 : 1 - x }
+    $1 == s {
+        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
+        v[$2, $3, $4] = $5
+        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
+    }
+    END {
+        printf "%s: 2 threads bound, %d rounds (own, auto, own again; reversed every other round)\n", s, rounds
+        printf "%-14s %9s %9s %9s  %9s %9s %9s  %8s %6s %6s  %6s %6s %6s  %s\n", "case", "own_ms", "q1", "q3",
+            "auto_ms", "q1", "q3", "auto/own", "q1", "q3", "A/A", "q1", "q3", "verdict"
+        logs = 0; aalogs = 0; worst = 0
+        for (i = 1; i <= nc; i++) {
+            c = order[i]; n = 0
+            for (r = 1; r <= maxr[c]; r++)
+                if ((c, r, "own") in v && (c, r, "auto") in v && (c, r, "own2") in v) {
+                    n++
+                    own[n] = v[c, r, "own"]; au[n] = v[c, r, "auto"]
+                    rat[n] = au[n] / own[n]; aa[n] = v[c, r, "own2"] / own[n]
+                }
+            if (n < 1) continue
+            stats(own, n); om = M; o1 = Q1; o3 = Q3
+            stats(au, n); am = M; a1 = Q1; a3 = Q3
+            stats(rat, n); rm = M; r1 = Q1; r3 = Q3
+            stats(aa, n); xm = M; x1 = Q1; x3 = Q3
+            spread = dist(xm); if (dist(x1) > spread) spread = dist(x1); if (dist(x3) > spread) spread = dist(x3)
+            verdict = spread >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
+            if (rm > 1.03) verdict = verdict " !"
+            printf "%-14s %9.2f %9.2f %9.2f  %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %6.3f %6.3f %6.3f  %s\n",
+                c, om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict
+            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
+                om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict >>csv
+            cases++; logs += log(rm); aalogs += log(xm)
+            if (rm > worst) { worst = rm; wc = c; wq1 = r1; wq3 = r3; wx = xm }
+        }
+        if (cases)
+            printf "%s: geometric mean of auto/own over %d cases %.3f (A/A %.3f); worst %s %.3f (q1 %.3f q3 %.3f; A/A %.3f)\n\n",
+                s, cases, exp(logs / cases), exp(aalogs / cases), wc, worst, wq1, wq3, wx
+    }' "$runs"
+}
+
+# The generated image, once for every setting: GraphicsMagick's plasma (a random fractal;
+# its pixels differ between runs, so both variants of every round read this one file).
+magick_ok=
+if selected gm-resize || selected gm-blur || selected gm-rotate || selected gm-swirl ||
+    selected im-resize || selected im-blur || selected im-rotate; then
+    for p in "$gm" "$im"; do
+        if [ ! -x "$p" ]; then
+            echo "bench-suite: $p not found (apt-get install graphicsmagick imagemagick): its cases are not run" >&2
+        elif ! ldd "$p" 2>/dev/null | grep -q libgomp; then
+            echo "bench-suite: $p does not link libgomp: the shim has no loop to take; its rows measure only the preload" >&2
+        fi
+    done
+    if [ -x "$gm" ]; then
+        "$gm" convert -size "$image" plasma:fractal "$tmp/in.ppm" || fail "$gm could not generate the $image image"
+        magick_ok=1
+    elif [ -x "$im" ]; then
+        "$im" -size "$image" plasma:fractal "$tmp/in.ppm" || fail "$im could not generate the $image image"
+        magick_ok=1
+    fi
+fi
+
+echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
+for setting in $(echo "$settings" | tr , ' '); do
+    [ "$setting" = hog ] && hog_start
+    if [ "$setting" = biglittle ]; then
+        echo "biglittle: thread ${slow%%:*}'s iterations cost ${slow#*:}x (lf-suite-loops --slow $slow); the graph and magick programs cannot emulate it and are not run here"
+    fi
+    # The units of this setting: a graph scale (one process for its kernels), a loops case,
+    # a magick case.
+    units=
+    if [ "$setting" != biglittle ]; then
+        for s in $(for k in $kernels; do kernel_scales "$k"; done | sort -n | uniq); do
+            for k in $kernels; do
+                if selected "$k-s$s"; then
+                    units="$units graph:$s"
+                    break
+                fi
+            done
+        done
+    fi
+    for c in $loops_cases; do selected "$c" && units="$units loops:$c"; done
+    if [ "$setting" != biglittle ]; then
+        for c in $magick_cases; do
+            selected "$c" || continue
+            case $c in gm-*) p=$gm ;; *) p=$im ;; esac
+            if [ -n "$magick_ok" ] && [ -x "$p" ]; then units="$units magick:$c"; fi
+        done
+    fi
+    for u in $units; do
+        round=1
+        while [ "$round" -le "$rounds" ]; do
+            echo "bench-suite: $setting ${u#*:} round $round/$rounds" >&2
+            run_round "${u%%:*}" "${u#*:}"
+            round=$((round + 1))
+        done
+    done
+    hog_stop
+    table "$setting"
+done
+# Over every setting: the geometric mean and worst case of the case medians.
+awk -F, 'NR > 1 { n++; l += log($10); if ($10 > w) { w = $10; wc = $1 "/" $2 } }
+    END { if (n) printf "all settings: geometric mean of auto/own over %d rows %.3f; worst %s %.3f\n", n, exp(l / n), wc, w }' "$summary"

@@ -54,11 +54,13 @@ endif
 # The per-chunk cost benchmark of the shim against libomp's own dynamic,1 on the same binary
 # (bench/lf-kmp-chunk.c, a plain clang OpenMP program; scripts/bench-kmp-chunk.sh runs it).
 # Built by `make`, never run by make check.
-EXTRA_DIST += bench/lf-kmp-chunk.c
+# bench/lf-kmp-static.c: static loops (stencil, mat-vec, irregular) for libomp's static against
+# LF_REPLACE=static:weighted (scripts/bench-static.sh runs it).
+EXTRA_DIST += bench/lf-kmp-chunk.c bench/lf-kmp-static.c
 if HAVE_CLANG_OMP
-noinst_SCRIPTS = bench/lf-kmp-chunk
-CLEANFILES += bench/lf-kmp-chunk
-bench/lf-kmp-chunk: $(top_srcdir)/bench/lf-kmp-chunk.c
+noinst_SCRIPTS = bench/lf-kmp-chunk bench/lf-kmp-static
+CLEANFILES += bench/lf-kmp-chunk bench/lf-kmp-static
+bench/lf-kmp-chunk bench/lf-kmp-static: bench/%: $(top_srcdir)/bench/%.c
 	@$(MKDIR_P) bench
 	$(AM_V_CC)$(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp $(CFLAGS) $(LDFLAGS) $< -o $@
 endif

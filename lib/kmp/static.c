@@ -18,11 +18,13 @@
  * fixes the split of n for the whole region (the weights of the site it met n at), in a table
  * of the region's; every later static loop of that region with n iterations, whatever its call
  * site, uses that split.  All members meet the same worksharing loops in the same order
- * (OpenMP requires it), so they agree on which loop fixed a split without talking.  The
- * region's table hangs off the region's OMPT parallel_data: the shim is an OMPT tool
- * (ompt_start_tool, OpenMP 5.0 §4.2) that hears parallel_begin and parallel_end and asks
- * ompt_get_parallel_info for the current region.  With another OMPT tool in the process, or a
- * runtime without OMPT, static loops stay libomp's (said once).
+ * (OpenMP requires it), so they agree on which loop fixed a split without talking.  The shim
+ * knows regions as an OMPT tool (ompt_start_tool, OpenMP 5.0 §4.2): it hears parallel_begin
+ * and parallel_end, keeps each running region's table keyed by the value of the region's
+ * parallel_data, and asks ompt_get_parallel_info for the current region.  Another tool the
+ * process brings (a profiler, Archer) is started behind the shim and keeps parallel_data for
+ * itself: its value then keys the shim's table.  A runtime whose tool interface does not
+ * report every region keeps static loops (said once).
  *
  * Which static loops are taken: kmp_sch_static (34, either modifier bit), at a nesting level
  * below LF__SHIM_LEVELS, in a team of two or more, with at least one iteration and a trip
@@ -55,6 +57,7 @@
 #include "atomics.h"
 #include "kmp/kmp.h"
 #include "platform/clock.h"
+#include "policy/deal.h"
 
 #pragma weak omp_get_level
 
@@ -134,9 +137,45 @@ static ompt_get_parallel_info_t parallel_info;
  * taken.  Set before the first region, never cleared. */
 static atomic_int tracking;
 
+/* Another tool the process brought (OMPT starts one tool): the shim starts it behind itself,
+ * passing every callback it registers to the runtime except parallel begin and end, which the
+ * shim's own callbacks hand on.  Its parallel_data stays its own: the shim keeps its regions
+ * in a table of its own, keyed by the address of the region's parallel_data. */
+static ompt_start_tool_result_t *other;
+static ompt_function_lookup_t runtime_lookup;
+static ompt_set_callback_t runtime_set;
+typedef void (*parallel_begin_fn)(ompt_data_t *, const void *, ompt_data_t *, unsigned, int,
+                                  const void *);
+typedef void (*parallel_end_fn)(ompt_data_t *, ompt_data_t *, int, const void *);
+/* Written while the runtime starts its tools, read at every region by any thread: atomic,
+ * because the runtime's own start-up lock, which orders them, is not seen by ThreadSanitizer. */
+static _Atomic(parallel_begin_fn) other_begin;
+static _Atomic(parallel_end_fn) other_end;
+
+/* libomp's join barrier orders every member's last use of a region's table before the
+ * region's end frees it.  ThreadSanitizer does not see libomp's barriers (libomp is not
+ * instrumented) unless Archer tells it; under ThreadSanitizer the shim says what the barrier
+ * guarantees: each member's use of the table happens before its end. */
+#if defined(__SANITIZE_THREAD__)
+#define SHIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHIM_TSAN 1
+#endif
+#endif
+#ifdef SHIM_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define region_used(r)   __tsan_release(r)
+#define region_joined(r) __tsan_acquire(r)
+#else
+#define region_used(r)   ((void)(r))
+#define region_joined(r) ((void)(r))
+#endif
+
 /* What one region remembers: the split of each trip count its static loops met, fixed by the
- * first member to meet it.  Allocated by the first member that needs it (CAS on the region's
- * parallel_data), freed at the region's end, after its join barrier. */
+ * first member to meet it.  Allocated by the first member that needs it, freed at the region's
+ * end, after its join barrier. */
 struct split {
     atomic_ullong key; /* n + 1; 0: free */
     atomic_int ready;  /* weighted and cum are written */
@@ -148,31 +187,131 @@ struct region {
     double cum[]; /* REGION_SPLITS rows of nthreads + 1 cumulative shares */
 };
 
+/* The regions that run now, keyed by the value of their parallel_data: a number the shim
+ * gives each region at its begin, or what another tool started behind the shim put there
+ * instead (a pointer to its own record of the region, as a profiler or Archer keeps one; the
+ * runtime copies the value with the region's data, so every member reads the same).  Open
+ * addressing; an ended region's entry is left as a tombstone that a later begin reuses.  A
+ * region that finds no room (more than REGION_TABLE running at once) has no entry for any of
+ * its members alike: its static loops split evenly. */
+#define REGION_TABLE 1024
+#define TOMBSTONE    ((uint64_t)1)
+static struct {
+    _Atomic uint64_t key;
+    _Atomic(struct region *) region;
+} regions[REGION_TABLE];
+static _Atomic uint64_t region_ids = 2; /* 0 and 1 (TOMBSTONE) are no keys */
+
+static size_t region_hash(uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) % REGION_TABLE;
+}
+
+/* The entry of the running region keyed key; -1 when it has none. */
+static long region_find(uint64_t key)
+{
+    if (key <= TOMBSTONE)
+        return -1;
+    size_t h = region_hash(key);
+    for (size_t probe = 0; probe < REGION_TABLE; probe++) {
+        size_t i = (h + probe) % REGION_TABLE;
+        /* Acquire: pairs with the CAS that entered the key. */
+        uint64_t k = atomic_load_explicit(&regions[i].key, memory_order_acquire);
+        if (k == key)
+            return (long)i;
+        if (k == 0)
+            return -1;
+    }
+    return -1;
+}
+
 static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel,
                               unsigned requested, int flags, const void *ra)
 {
-    parallel->ptr = NULL; /* before any member runs: the fork orders it */
+    /* Relaxed: a source of distinct numbers, ordering nothing. */
+    parallel->value = atomic_fetch_add_explicit(&region_ids, 1, memory_order_relaxed);
+    /* Acquire: pairs with chained_set's release. */
+    parallel_begin_fn begin = atomic_load_explicit(&other_begin, memory_order_acquire);
+    if (begin)
+        begin(task, frame, parallel, requested, flags, ra);
+    uint64_t key = parallel->value;
+    if (key <= TOMBSTONE)
+        return;
+    size_t h = region_hash(key);
+    for (size_t probe = 0; probe < REGION_TABLE; probe++) {
+        size_t i = (h + probe) % REGION_TABLE;
+        uint64_t k = atomic_load_explicit(&regions[i].key, memory_order_relaxed);
+        if (k != 0 && k != TOMBSTONE)
+            continue;
+        /* An empty or ended entry's region is NULL (on_parallel_end cleared it before its
+         * tombstone).  acq_rel: one begin claims the entry; the fork orders the claim before
+         * the members look for it. */
+        if (atomic_compare_exchange_strong_explicit(&regions[i].key, &k, key, memory_order_acq_rel,
+                                                    memory_order_relaxed))
+            return;
+    }
 }
 
 static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *ra)
 {
-    /* After the join barrier: no member reads the region any more. */
-    free(parallel->ptr);
-    parallel->ptr = NULL;
+    long i = region_find(parallel->value); /* before the other tool forgets its record */
+    /* Acquire: pairs with chained_set's release. */
+    parallel_end_fn end = atomic_load_explicit(&other_end, memory_order_acquire);
+    if (end)
+        end(parallel, task, flags, ra);
+    if (i < 0)
+        return;
+    /* After the join barrier: no member reads the region any more.  Acquire: pairs with the
+     * members' release of the region they made (current_region). */
+    struct region *r = atomic_exchange_explicit(&regions[i].region, NULL, memory_order_acquire);
+    region_joined(r);
+    free(r);
+    /* Release: the entry is empty before a later begin reuses it. */
+    atomic_store_explicit(&regions[i].key, TOMBSTONE, memory_order_release);
+}
+
+/* ompt_set_callback as the other tool sees it: parallel begin and end are handed on by the
+ * shim's callbacks; everything else goes to the runtime. */
+static int chained_set(int event, ompt_interface_fn_t cb)
+{
+    /* Release: the other tool's state, set up before it registers, is seen by the thread that
+     * calls its callback. */
+    if (event == OMPT_CALLBACK_PARALLEL_BEGIN) {
+        atomic_store_explicit(&other_begin, (parallel_begin_fn)cb, memory_order_release);
+        return OMPT_SET_ALWAYS;
+    }
+    if (event == OMPT_CALLBACK_PARALLEL_END) {
+        atomic_store_explicit(&other_end, (parallel_end_fn)cb, memory_order_release);
+        return OMPT_SET_ALWAYS;
+    }
+    return runtime_set(event, cb);
+}
+
+static ompt_interface_fn_t chained_lookup(const char *name)
+{
+    if (strcmp(name, "ompt_set_callback") == 0)
+        return (ompt_interface_fn_t)chained_set;
+    return runtime_lookup(name);
 }
 
 static int tool_init(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
 {
-    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    runtime_lookup = lookup;
+    runtime_set = (ompt_set_callback_t)lookup("ompt_set_callback");
     parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
-    if (!set || !parallel_info ||
-        set(OMPT_CALLBACK_PARALLEL_BEGIN, (ompt_interface_fn_t)on_parallel_begin) !=
-            OMPT_SET_ALWAYS ||
-        set(OMPT_CALLBACK_PARALLEL_END, (ompt_interface_fn_t)on_parallel_end) != OMPT_SET_ALWAYS) {
+    bool ok = runtime_set && parallel_info &&
+              runtime_set(OMPT_CALLBACK_PARALLEL_BEGIN, (ompt_interface_fn_t)on_parallel_begin) ==
+                  OMPT_SET_ALWAYS &&
+              runtime_set(OMPT_CALLBACK_PARALLEL_END, (ompt_interface_fn_t)on_parallel_end) ==
+                  OMPT_SET_ALWAYS;
+    if (!ok)
         fprintf(stderr, "loopfarm-kmp: the OpenMP runtime's tool interface does not report every "
                         "parallel region; static loops stay libomp's\n");
-        return 0;
-    }
+    /* The other tool registers its callbacks through chained_set (before any region). */
+    if (other && other->initialize && !other->initialize(chained_lookup, device, &other->tool_data))
+        other = NULL; /* it declined: it is not started, and gets no finalize */
+    if (!ok)
+        return other != NULL; /* still the other tool's host */
     /* Release: parallel_info is written before a static_init that sees tracking uses it. */
     atomic_store_explicit(&tracking, 1, memory_order_release);
     return 1;
@@ -180,36 +319,39 @@ static int tool_init(ompt_function_lookup_t lookup, int device, ompt_data_t *dat
 
 static void tool_fini(ompt_data_t *data)
 {
+    if (other && other->finalize)
+        other->finalize(&other->tool_data);
 }
 
-/* Called by libomp as it starts: the shim is an OMPT tool only when static loops are taken,
- * and gives way to any other tool in the process. */
+/* Called by libomp as it starts: the shim is an OMPT tool only when static loops are taken;
+ * then another tool in the process starts behind it (chained_lookup), else the next
+ * definition's answer is the runtime's. */
 SHIM_API ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
                                                    const char *runtime_version)
 {
     static ompt_start_tool_result_t tool = {tool_init, tool_fini, {0}};
     lf__shim_configure(&lf__kmp_cfg);
     ompt_start_tool_t next = (ompt_start_tool_t)dlsym(RTLD_NEXT, "ompt_start_tool");
-    ompt_start_tool_result_t *other = next ? next(omp_version, runtime_version) : NULL;
+    ompt_start_tool_result_t *found = next ? next(omp_version, runtime_version) : NULL;
     if (!lf__kmp_cfg.static_weighted)
-        return other;
-    if (other) {
-        fprintf(stderr, "loopfarm-kmp: another OpenMP tool is in the process; static loops stay "
-                        "libomp's\n");
-        return other;
-    }
+        return found;
+    other = found;
     return &tool;
 }
 
-/* The calling thread's region, made on first use; NULL when the runtime names none. */
+/* The calling thread's region, made on first use; NULL when the runtime names none or the
+ * table of running regions had no room for it. */
 static struct region *current_region(int nthreads)
 {
     ompt_data_t *pd = NULL;
     int size = 0;
     if (parallel_info(0, &pd, &size) != 2 || !pd)
         return NULL;
+    long i = region_find(pd->value);
+    if (i < 0)
+        return NULL;
     /* Acquire: pairs with the CAS below; a region's table is zeroed before it is read. */
-    struct region *r = __atomic_load_n((struct region **)&pd->ptr, __ATOMIC_ACQUIRE);
+    struct region *r = atomic_load_explicit(&regions[i].region, memory_order_acquire);
     if (r)
         return r;
     struct region *fresh =
@@ -221,8 +363,8 @@ static struct region *current_region(int nthreads)
     }
     fresh->nthreads = nthreads;
     /* acq_rel: publishes the zeroed table; a loser reads the winner's. */
-    if (__atomic_compare_exchange_n((struct region **)&pd->ptr, &r, fresh, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
+    if (atomic_compare_exchange_strong_explicit(&regions[i].region, &r, fresh, memory_order_acq_rel,
+                                                memory_order_acquire))
         return fresh;
     free(fresh);
     return r;
@@ -386,28 +528,6 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
     return false; /* every member finds the table full at the same loop */
 }
 
-/* Member t's logical range [*j0, *j1) of [0, n) among P: with weights, one iteration each
- * and the other n - P in proportion to cum; else libomp's balanced split (the first n % P
- * members one more).  Ranges are contiguous, in member order, and tile [0, n). */
-static void range_of(ull n, int P, int t, const double *cum, ull *j0, ull *j1)
-{
-    ull p = (ull)P, ut = (ull)t;
-    if (!cum || n < p) {
-        ull q = n / p, rem = n % p;
-        *j0 = ut * q + (ut < rem ? ut : rem);
-        *j1 = *j0 + q + (ut < rem);
-        return;
-    }
-    ull m = n - p;
-    /* long double holds every integer below 2^64: m * 1.0 is m exactly. */
-    long double a = floorl((long double)m * cum[t]), b = floorl((long double)m * cum[t + 1]);
-    ull fa = a >= (long double)m ? m : (ull)a, fb = b >= (long double)m ? m : (ull)b;
-    if (t == P - 1)
-        fb = m;
-    *j0 = ut + fa;
-    *j1 = ut + 1 + fb;
-}
-
 /* ---- A thread's static loop ---- */
 
 /* Per thread and nesting level: the static loop the shim took there and is timing. */
@@ -421,7 +541,7 @@ static LF__SHIM_TLS struct timing timing[LF__SHIM_LEVELS];
 
 /* The loop with n iterations (n < 2^64 - 1) of kind sched from ra, if taken: member t's range
  * [*j0, *j1); false when libomp keeps it.  Every member of a team answers alike. */
-static bool take(kmp_int32 sched, ull n, const void *ra, ull *j0, ull *j1)
+static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t *j1)
 {
     if ((sched & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC)) != KMP_SCH_STATIC ||
         !lf__kmp_cfg.static_weighted || !lf__shim_enabled(&lf__kmp_cfg) ||
@@ -434,9 +554,12 @@ static bool take(kmp_int32 sched, ull n, const void *ra, ull *j0, ull *j1)
     int t = omp_get_thread_num();
     struct wsite *s = site_of(ra, P);
     const double *cum = NULL;
-    if (!region_split(current_region(P), s, P, n, &cum))
+    struct region *r = current_region(P);
+    if (!region_split(r, s, P, n, &cum))
         cum = NULL;
-    range_of(n, P, t, cum, j0, j1);
+    lf__deal_block(n, P, t, cum != NULL, cum ? cum[t] : 0, cum ? cum[t + 1] : 0, j0, j1);
+    if (r)
+        region_used(r);
     timing[level] = (struct timing){.site = s, .tid = t, .iters = *j1 - *j0};
     timing[level].t0 = lf__clock_ns();
     return true;
@@ -467,7 +590,7 @@ static ull trip_incl(bool ahead, ull d, ull step)
             bool up = incr > 0;                                                                    \
             ull n = trip_incl(up ? ub >= lb : lb >= ub, up ? u - l : l - u,                        \
                               up ? (ull)incr : -(ull)(kmp_int64)incr);                             \
-            ull j0, j1;                                                                            \
+            uint64_t j0, j1;                                                                       \
             if (n > 0 && n != ULLONG_MAX && (bits == 64 || n <= UINT32_MAX) &&                     \
                 take(sched, n, __builtin_return_address(0), &j0, &j1)) {                           \
                 if (j1 > j0) {                                                                     \

@@ -3,7 +3,8 @@
  * OpenMP, no loopfarm header.  Run bare it measures libomp's static; preloaded with
  * LF_REPLACE=static:weighted, the shim's.  scripts/bench-static.sh runs the rows in turn.
  *
- * Kernels (each a `parallel for` with no schedule clause, executed --reps times):
+ * Kernels (each a `parallel for` with no schedule clause, executed --reps times, 200 for the
+ * stencil and 100 for the others by default):
  *   stencil    a five-point Jacobi sweep of an N x N grid (rows split among threads);
  *   matvec     a dense N x N matrix-vector product (rows split);
  *   irregular  N iterations whose costs differ along the loop but are the same at every
@@ -40,7 +41,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: lf-kmp-static [--kernel stencil|matvec|irregular] [--loop static|steal]\n"
                "                     [--load dedicated|hog|varying] [--reps R] [--size N]\n"
-               "  Times R executions (default 200) of a static loop with no schedule clause\n"
+               "  Times R executions (default 200 of stencil, 100 of the others) of a static\n"
+               "  loop with no schedule clause\n"
                "  (--loop steal: schedule(nonmonotonic: dynamic)) and prints the wall time.\n"
                "  Run it bare (libomp's static) and with LD_PRELOAD=libloopfarm-kmp.so\n"
                "  LF_REPLACE=static:weighted (the shim's); OMP_NUM_THREADS sets the team.\n");
@@ -143,7 +145,7 @@ int main(int argc, char **argv)
     static const char *const loops[] = {"static", "steal"};
     static const char *const loads[] = {"dedicated", "hog", "varying"};
     int kernel = K_STENCIL, loop = 0, load = 0;
-    long reps = 200, size = 0;
+    long reps = 0, size = 0;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--help") == 0) {
@@ -172,6 +174,8 @@ int main(int argc, char **argv)
     }
     if (!size)
         size = kernel == K_STENCIL ? 1024 : kernel == K_MATVEC ? 1536 : 20000;
+    if (!reps)
+        reps = kernel == K_STENCIL ? 200 : 100;
     long n = size;
     long cells = kernel == K_IRREGULAR ? n : n * n;
     double *a = malloc((size_t)cells * sizeof *a), *b = malloc((size_t)cells * sizeof *b);

@@ -86,9 +86,9 @@ for s in $scenarios; do
             awk -F, -v s="$s" -v k="$k" -v row="$row" '$2 == s && $3 == k && $4 == row { print $5 }' "$csv" |
                 sort -g | awk -v s="$s" -v k="$k" -v name="$name" -v base="$base" '
                 { v[NR] = $1 }
-                function q(p,   x, i) { x = 1 + (NR - 1) * p; i = int(x); return v[i] + (x - i) * (v[i + 1 <= NR ? i + 1 : i] - v[i]) }
+                function q(p,   x, i) { x = 1 + (NR - 1) * p; i = int(x); return v[i] + (x - i) * (v[(i < NR) ? i + 1 : i] - v[i]) }
                 END { if (!NR) exit; m = q(0.5)
-                      printf "%-10s %-10s %-22s %10.4f %10.4f %10.4f %8.3f\n", s, k, name, m, q(0.25), q(0.75), base > 0 ? m / base : 0 }'
+                      printf "%-10s %-10s %-22s %10.4f %10.4f %10.4f %8.3f\n", s, k, name, m, q(0.25), q(0.75), (base > 0) ? m / base : 0 }'
         done
     done
 done

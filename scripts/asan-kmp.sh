@@ -70,7 +70,12 @@ for cfg in $configs; do
             runs=$((runs + 1))
             # timeout first: the preload is for the program, not for timeout.
             # shellcheck disable=SC2086
-            if ! out=$(ASAN_OPTIONS=detect_leaks=1 OMP_NUM_THREADS=$t \
+            # libomp 14 itself leaks (bare, no shim) when a program's teams grow past their
+            # first size, as k_static_abi's do (1 to 33 threads): its leaks are not checked;
+            # the other static programs check the same paths of the shim with leak detection.
+            leaks=1
+            [ "$(basename "$exe")" = k_static_abi ] && leaks=0
+            if ! out=$(ASAN_OPTIONS=detect_leaks=$leaks OMP_NUM_THREADS=$t \
                 timeout 300 env "$cfg" $pre "$exe" 2>&1); then
                 fails=$((fails + 1))
                 echo "FAIL [$mode-kmp] $(basename "$exe") under $cfg, $t threads"

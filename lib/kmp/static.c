@@ -228,12 +228,14 @@ static long region_find(uint64_t key)
 static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel,
                               unsigned requested, int flags, const void *ra)
 {
-    /* Relaxed: a source of distinct numbers, ordering nothing. */
-    parallel->value = atomic_fetch_add_explicit(&region_ids, 1, memory_order_relaxed);
-    /* Acquire: pairs with chained_set's release. */
+    /* Acquire: pairs with chained_set's release.  The other tool sees parallel_data as the
+     * runtime gave it; what it puts there keys the region, else the shim's own number. */
     parallel_begin_fn begin = atomic_load_explicit(&other_begin, memory_order_acquire);
     if (begin)
         begin(task, frame, parallel, requested, flags, ra);
+    if (parallel->value <= TOMBSTONE)
+        /* Relaxed: a source of distinct numbers, ordering nothing. */
+        parallel->value = atomic_fetch_add_explicit(&region_ids, 1, memory_order_relaxed);
     uint64_t key = parallel->value;
     if (key <= TOMBSTONE)
         return;
@@ -254,20 +256,23 @@ static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t 
 
 static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *ra)
 {
-    long i = region_find(parallel->value); /* before the other tool forgets its record */
+    /* The entry goes before the other tool forgets its record of the region: while the key
+     * is in the table, no other region can have it. */
+    long i = region_find(parallel->value);
+    if (i >= 0) {
+        /* After the join barrier: no member reads the region any more.  Acquire: pairs with
+         * the members' release of the region they made (current_region). */
+        struct region *r = atomic_exchange_explicit(&regions[i].region, NULL, memory_order_acquire);
+        if (r)
+            region_joined(r);
+        free(r);
+        /* Release: the entry is empty before a later begin reuses it. */
+        atomic_store_explicit(&regions[i].key, TOMBSTONE, memory_order_release);
+    }
     /* Acquire: pairs with chained_set's release. */
     parallel_end_fn end = atomic_load_explicit(&other_end, memory_order_acquire);
     if (end)
         end(parallel, task, flags, ra);
-    if (i < 0)
-        return;
-    /* After the join barrier: no member reads the region any more.  Acquire: pairs with the
-     * members' release of the region they made (current_region). */
-    struct region *r = atomic_exchange_explicit(&regions[i].region, NULL, memory_order_acquire);
-    region_joined(r);
-    free(r);
-    /* Release: the entry is empty before a later begin reuses it. */
-    atomic_store_explicit(&regions[i].key, TOMBSTONE, memory_order_release);
 }
 
 /* ompt_set_callback as the other tool sees it: parallel begin and end are handed on by the

@@ -140,7 +140,7 @@ static atomic_int tracking;
 /* Another tool the process brought (OMPT starts one tool): the shim starts it behind itself,
  * passing every callback it registers to the runtime except parallel begin and end, which the
  * shim's own callbacks hand on.  Its parallel_data stays its own: the shim keeps its regions
- * in a table of its own, keyed by the address of the region's parallel_data. */
+ * in a table of its own (below), keyed by the value the tool puts there. */
 static ompt_start_tool_result_t *other;
 static ompt_function_lookup_t runtime_lookup;
 static ompt_set_callback_t runtime_set;

@@ -6,7 +6,8 @@
 #      then each parser's fuzz target for 5 s (tests/fuzz/run.sh, doc/fuzzing.md);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build: make check;
 #   3. ThreadSanitizer build with clang against libomp: the concurrency tests
-#      (TSAN_OPTIONS=ignore_noninstrumented_modules=1);
+#      (TSAN_OPTIONS=ignore_noninstrumented_modules=1), then libloopfarm-kmp's
+#      static loops under TSan with Archer (scripts/asan-kmp.sh BUILD tsan);
 #   4. a build --without-papi --without-hwloc: make check;
 #   5. make distcheck.
 # Options: --quick (steps 1 only), --only N (one step).  Builds go to build/.
@@ -65,7 +66,12 @@ s3() {
     export TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1"
     scripts/build.sh build/tsan CC=clang CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
         --without-clang &&
-        LF_TEST_QUICK=1 run_check build/tsan TESTS="tests/test_coverage tests/test_macro tests/test_dispatch tests/test_locality tests/test_numa tests/test_sibling_teams"
+        LF_TEST_QUICK=1 run_check build/tsan TESTS="tests/test_coverage tests/test_macro tests/test_dispatch tests/test_locality tests/test_numa tests/test_sibling_teams" &&
+        if [ -f build/normal/.libs/libloopfarm.so ]; then
+            scripts/asan-kmp.sh build/normal tsan # the kmp shim's static loops, with Archer
+        else
+            echo "step 3: no build/normal (step 1): the kmp shim's TSan run (asan-kmp.sh tsan) not run"
+        fi
 }
 s4() { scripts/build.sh build/minimal --without-papi --without-hwloc && LF_TEST_QUICK=1 run_check build/minimal; }
 s5() { scripts/build.sh build/normal && make -C build/normal -j2 distcheck >build/normal/distcheck.out 2>&1 &&

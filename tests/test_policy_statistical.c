@@ -548,6 +548,60 @@ static void test_dealdyn_clamps_nonpositive_fit(void)
     rig_close(&g);
 }
 
+/* ---- static-weighted ---- */
+
+/* One block per worker, contiguous and in worker order, tiling [0, n); with a measured time
+ * per iteration for every worker, each of the n - P iterations beyond one per worker is dealt
+ * in proportion to fitness (within one iteration of (n - P) F_j); without, equal blocks. */
+static void test_static_weighted_blocks_follow_fitness(void)
+{
+    static const int teams[] = {1, 2, 3, 4, 8, 16, 33};
+    for (size_t ti = 0; ti < sizeof teams / sizeof *teams; ti++) {
+        int P = teams[ti];
+        const uint64_t ns[] = {1,
+                               (uint64_t)P - 1 + (P == 1),
+                               (uint64_t)P,
+                               (uint64_t)P + 1,
+                               1000,
+                               123457,
+                               UINT64_MAX - 1};
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+            for (int measured = 0; measured < 2; measured++) {
+                uint64_t n = ns[ni];
+                struct rig g;
+                rig_open(&g, "static-weighted", P, n);
+                double fsum = 0;
+                for (int j = 0; j < P; j++) {
+                    double ipt = 10.0 * (1 + j % 3); /* 1x, 2x, 3x slower */
+                    lf__word_putd(&g.w[j].calib_ipt, measured ? ipt : 0.0);
+                    fsum += 1.0 / ipt;
+                }
+                uint64_t next = 0, start;
+                for (int j = 0; j < P; j++) {
+                    uint64_t size = g.s.pol->partition(g.pstate, &g.v, j, 0, &start);
+                    CU_ASSERT_EQUAL(g.s.pol->partition(g.pstate, &g.v, j, 1, &start), 0);
+                    if (!size) {
+                        CU_ASSERT(n < (uint64_t)P); /* only with more workers than work */
+                        continue;
+                    }
+                    CU_ASSERT_EQUAL(start, next);
+                    next = start + size;
+                    if (n < (uint64_t)P || n > 1000000)
+                        continue;
+                    if (measured) {
+                        double want =
+                            (double)(n - (uint64_t)P) * (1.0 / (10.0 * (1 + j % 3))) / fsum;
+                        CU_ASSERT(fabs((double)(size - 1) - want) <= 1.0);
+                    } else {
+                        CU_ASSERT(size == n / (uint64_t)P + ((uint64_t)j < n % (uint64_t)P));
+                    }
+                }
+                CU_ASSERT_EQUAL(next, n);
+                rig_close(&g);
+            }
+    }
+}
+
 /* ---- every policy, degenerate inputs ---- */
 
 static void test_degenerate_inputs_still_cover(void)
@@ -581,9 +635,10 @@ static void test_degenerate_inputs_still_cover(void)
 
 static void test_bad_parameters_are_refused(void)
 {
-    const char *bad[] = {"trad,4",      "deal,2",       "dealdyn,calib=quadratic",
-                         "dealdyn,3",   "multi,k=0.5",  "multi,k=x",
-                         "multi,min=0", "multi,4,min=2"};
+    const char *bad[] = {
+        "trad,4",       "deal,2",      "static-weighted,8", "dealdyn,calib=quadratic",
+        "dealdyn,3",    "multi,k=0.5", "multi,k=x",         "multi,min=0",
+        "multi,4,min=2"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         struct lf__sched s;
         char err[256] = "";
@@ -676,6 +731,7 @@ int main(void)
         {"dealdyn_univariate_uses_fitted_times", test_dealdyn_univariate_uses_fitted_times},
         {"dealdyn_multivariate", test_dealdyn_multivariate},
         {"dealdyn_clamps_nonpositive_fit", test_dealdyn_clamps_nonpositive_fit},
+        {"static_weighted_blocks_follow_fitness", test_static_weighted_blocks_follow_fitness},
         {"degenerate_inputs_still_cover", test_degenerate_inputs_still_cover},
         {"bad_parameters_are_refused", test_bad_parameters_are_refused},
         {0},

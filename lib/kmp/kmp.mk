@@ -8,17 +8,18 @@ if HAVE_OPENMP
 # Compiled without -fopenmp and linked with no OpenMP runtime: the omp_ and __kmpc_ names it
 # calls are the process's libomp's.
 lib_LTLIBRARIES += libloopfarm-kmp.la
-libloopfarm_kmp_la_SOURCES = lib/kmp/shim.c $(LF_SHIM_COMMON)
+libloopfarm_kmp_la_SOURCES = lib/kmp/shim.c lib/kmp/static.c lib/kmp/kmp.h $(LF_SHIM_COMMON)
 libloopfarm_kmp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING -DLF_ENV_QUIET
-libloopfarm_kmp_la_LIBADD = libloopfarm.la -ldl
+libloopfarm_kmp_la_LIBADD = libloopfarm.la -ldl -lm
 libloopfarm_kmp_la_LDFLAGS = -shared -avoid-version
 endif
 
-EXTRA_DIST += tests/kmp/k_int32.c tests/kmp/k_lastprivate.c
+EXTRA_DIST += tests/kmp/k_int32.c tests/kmp/k_lastprivate.c tests/kmp/k_ws_static.c \
+	tests/kmp/k_static_nowait.c tests/kmp/k_static_abi.c
 if HAVE_CLANG_OMP
 KMP_FROM_GOMP = dynamic guided runtime monotonic combined nowait reduction ordered doacross \
 	collapse ull bigbounds nested orphan many siblings sites
-KMP_OWN = int32 lastprivate
+KMP_OWN = int32 lastprivate ws_static static_nowait static_abi
 KMP_SWITCH = tests/kmp/k_switch
 KMP_CONFORMANCE = $(KMP_FROM_GOMP:%=tests/kmp/k_%) $(KMP_OWN:%=tests/kmp/k_%)
 # check_SCRIPTS: built before the tests by the rules below (automake infers no sources).
@@ -53,11 +54,13 @@ endif
 # The per-chunk cost benchmark of the shim against libomp's own dynamic,1 on the same binary
 # (bench/lf-kmp-chunk.c, a plain clang OpenMP program; scripts/bench-kmp-chunk.sh runs it).
 # Built by `make`, never run by make check.
-EXTRA_DIST += bench/lf-kmp-chunk.c
+# bench/lf-kmp-static.c: static loops (stencil, mat-vec, irregular) for libomp's static against
+# LF_REPLACE=static:weighted (scripts/bench-static.sh runs it).
+EXTRA_DIST += bench/lf-kmp-chunk.c bench/lf-kmp-static.c
 if HAVE_CLANG_OMP
-noinst_SCRIPTS = bench/lf-kmp-chunk
-CLEANFILES += bench/lf-kmp-chunk
-bench/lf-kmp-chunk: $(top_srcdir)/bench/lf-kmp-chunk.c
+noinst_SCRIPTS = bench/lf-kmp-chunk bench/lf-kmp-static
+CLEANFILES += bench/lf-kmp-chunk bench/lf-kmp-static
+bench/lf-kmp-chunk bench/lf-kmp-static: bench/%: $(top_srcdir)/bench/%.c
 	@$(MKDIR_P) bench
 	$(AM_V_CC)$(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp $(CFLAGS) $(LDFLAGS) $< -o $@
 endif

@@ -10,7 +10,8 @@
  * __kmpc_doacross_init / _fini, which it only notes.  For each loop it either schedules the loop
  * with loopfarm or hands every call unchanged to libomp's own definition (dlsym(RTLD_NEXT),
  * all names at once, on the first call, under pthread_once).  Static loops do not reach
- * these entry points (__kmpc_for_static_init_*), nor do tasks or teams: they stay libomp's.
+ * these entry points: lib/kmp/static.c takes them under LF_REPLACE=static:weighted, else they
+ * stay libomp's, as tasks and teams do.
  *
  * Never worse than absent.  With neither LF_SCHEDULE nor LF_REPLACE set (or both empty), every
  * call is forwarded: one acquire load and a call.
@@ -75,9 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/shim.h"
-
-#define SHIM_API __attribute__((visibility("default")))
+#include "kmp/kmp.h"
 
 /* enum sched_type of LLVM 14's kmp.h: the kinds the shim reads, and the modifier bits. */
 #define KMP_SCH_DYNAMIC_CHUNKED           35
@@ -85,15 +84,8 @@
 #define KMP_SCH_RUNTIME                   37
 #define KMP_SCH_GUIDED_ITERATIVE_CHUNKED  42
 #define KMP_SCH_GUIDED_ANALYTICAL_CHUNKED 43
-#define KMP_SCH_MODIFIER_MONOTONIC        (1 << 29)
-#define KMP_SCH_MODIFIER_NONMONOTONIC     (1 << 30)
 
 typedef lf__ull ull;
-typedef int32_t kmp_int32;
-typedef uint32_t kmp_uint32;
-typedef int64_t kmp_int64;
-typedef uint64_t kmp_uint64;
-typedef struct ident ident_t; /* a source location; opaque to the shim */
 
 typedef void (*init4_fn)(ident_t *, kmp_int32, kmp_int32, kmp_int32, kmp_int32, kmp_int32,
                          kmp_int32);
@@ -134,7 +126,7 @@ static struct {
 #undef X
 } real;
 
-static struct lf__shim cfg = {.name = "kmp", .runtime = "libomp"};
+struct lf__shim lf__kmp_cfg = {.name = "kmp", .runtime = "libomp", .takes_static = 1};
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int init_done; /* set (release) at the end of shim_init */
@@ -156,12 +148,13 @@ static void shim_init(void)
 #define X(name, type) real.name = (type)dlsym(RTLD_NEXT, #name);
     SHIM_ENTRIES(X)
 #undef X
-    lf__shim_configure(&cfg);
-    if (cfg.configured && !real.__kmpc_copyprivate) {
+    lf__kmp_static_resolve();
+    lf__shim_configure(&lf__kmp_cfg);
+    if (lf__kmp_cfg.configured && !real.__kmpc_copyprivate) {
         fprintf(stderr, "loopfarm-kmp: the OpenMP runtime defines no __kmpc_copyprivate; every "
                         "loop stays the runtime's\n");
-        cfg.configured = 0;
-        atomic_store_explicit(&cfg.enabled, 0, memory_order_relaxed);
+        lf__kmp_cfg.configured = 0;
+        atomic_store_explicit(&lf__kmp_cfg.enabled, 0, memory_order_relaxed);
     }
     /* Release: the configuration is written before shim_ready's fast check sees it. */
     atomic_store_explicit(&init_done, 1, memory_order_release);
@@ -174,7 +167,13 @@ static inline void shim_ready(void)
         pthread_once(&init_once, shim_init);
 }
 
-static _Noreturn void missing(const char *name)
+/* shim_ready for lib/kmp/static.c. */
+void lf__kmp_ready(void)
+{
+    shim_ready();
+}
+
+_Noreturn void lf__kmp_missing(const char *name)
 {
     fprintf(stderr,
             "loopfarm-kmp: the OpenMP runtime defines no %s; cannot forward (is the "
@@ -182,9 +181,6 @@ static _Noreturn void missing(const char *name)
             name);
     abort();
 }
-
-/* libomp's definition of name, which must exist. */
-#define REAL(name) (real.name ? real.name : (missing(#name), real.name))
 
 /* ---- Taking a loop ---- */
 
@@ -248,8 +244,9 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     if (level >= 0 && level < LF__SHIM_LEVELS && (doacross >> level & 1))
         return false; /* a doacross loop: libomp's, with its dependences */
     struct lf__shim_loop tmp;
-    int e = lf__shim_decide(&cfg, (enum lf__shim_src)src, (sched & KMP_SCH_MODIFIER_MONOTONIC) != 0,
-                            chunk > 0 ? (ull)chunk : 1, n, level, &tmp);
+    int e = lf__shim_decide(&lf__kmp_cfg, (enum lf__shim_src)src,
+                            (sched & KMP_SCH_MODIFIER_MONOTONIC) != 0, chunk > 0 ? (ull)chunk : 1,
+                            n, level, &tmp);
     if (e < 0)
         return false;
     struct lf__shim_loop *s = &levels[level];
@@ -260,7 +257,7 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     s->end = ub;
     s->incr = st;
     s->tid = omp_get_thread_num();
-    struct lf_site *site = lf__shim_site(&cfg, e, s->monotonic, ra);
+    struct lf_site *site = lf__shim_site(&lf__kmp_cfg, e, s->monotonic, ra);
     int nthreads = omp_get_num_threads();
     struct meet m = {0};
     lf__shim_bounds_of(s, &m.bounds);
@@ -268,13 +265,13 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     if (nthreads > 1) {
         kmp_int32 didit = s->tid == 0;
         if (didit)
-            m.lease = lf_omp_lease_get(site, cfg.spec[e], nthreads);
+            m.lease = lf_omp_lease_get(site, lf__kmp_cfg.spec[e], nthreads);
         /* Its barriers order thread 0's lease before every member's use of it. */
         real.__kmpc_copyprivate(loc, gtid, sizeof m, &m, copy_meet, didit);
     } else {
-        m.lease = lf_omp_lease_get(site, cfg.spec[e], 1);
+        m.lease = lf_omp_lease_get(site, lf__kmp_cfg.spec[e], 1);
     }
-    lf__shim_join(&cfg, s, site, m.lease, memcmp(&m.bounds, &mine, sizeof mine) == 0);
+    lf__shim_join(&lf__kmp_cfg, s, site, m.lease, memcmp(&m.bounds, &mine, sizeof mine) == 0);
     nours++;
     return true;
 }
@@ -303,7 +300,7 @@ static bool next_chunk(struct lf__shim_loop *st, ull *lb, ull *ub, bool *last)
 /* Switch taking loops off (0) or back on (1) between parallel regions (loopfarm.h). */
 SHIM_API int lf_shim_enable(int on)
 {
-    return lf__shim_set_enabled(&cfg, on);
+    return lf__shim_set_enabled(&lf__kmp_cfg, on);
 }
 
 /* ---- Entry points ---- */
@@ -315,7 +312,7 @@ SHIM_API int lf_shim_enable(int on)
     SHIM_API void name(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, T lb, T ub, S st, S chunk)   \
     {                                                                                              \
         shim_ready();                                                                              \
-        if (lf__shim_enabled(&cfg)) {                                                              \
+        if (lf__shim_enabled(&lf__kmp_cfg)) {                                                      \
             ull l = (ull)(kmp_int64)lb, u = (ull)(kmp_int64)ub;                                    \
             bool ahead = st > 0 ? ub >= lb : lb >= ub;                                             \
             ull n =                                                                                \
@@ -369,7 +366,7 @@ SHIM_API void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_d
 {
     shim_ready();
     int level = omp_get_level();
-    if (lf__shim_enabled(&cfg) && level >= 0 && level < LF__SHIM_LEVELS)
+    if (lf__shim_enabled(&lf__kmp_cfg) && level >= 0 && level < LF__SHIM_LEVELS)
         doacross |= 1u << level;
     REAL(__kmpc_doacross_init)(loc, gtid, num_dims, dims);
 }

@@ -20,6 +20,7 @@ LF_CORE_SOURCES += \
 	lib/policy/fit.h \
 	lib/policy/fit.c \
 	lib/policy/trad.c \
+	lib/policy/deal.h \
 	lib/policy/deal.c \
 	lib/policy/dealdyn.c \
 	lib/policy/multi.c \

@@ -10,7 +10,7 @@ extern const struct lf__policy lf__policy_static, lf__policy_dynamic, lf__policy
     lf__policy_tss, lf__policy_fac2, lf__policy_wf, lf__policy_awf_b, lf__policy_awf_c,
     lf__policy_awf_d, lf__policy_awf_e, lf__policy_af;
 extern const struct lf__policy lf__policy_trad, lf__policy_deal, lf__policy_dealdyn,
-    lf__policy_multi;
+    lf__policy_multi, lf__policy_static_weighted;
 /* seeds 001-003 */
 extern const struct lf__policy lf__policy_as4dr, lf__policy_umr, lf__policy_rumr, lf__policy_fifo,
     lf__policy_lifo;
@@ -35,6 +35,7 @@ const struct lf__policy *const lf__policies[] = {
     &lf__policy_deal,
     &lf__policy_dealdyn,
     &lf__policy_multi,
+    &lf__policy_static_weighted,
     /* seeds 001-003 */
     &lf__policy_as4dr,
     &lf__policy_umr,

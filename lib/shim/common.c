@@ -55,17 +55,18 @@ void lf__shim_find_runtime(const char *const *sonames)
 
 /* ---- Configuration ---- */
 
-static const char *const key_name[LF__SHIM_KEYS] = {"dynamic", "guided", "runtime",
-                                                    "auto",    "chunk",  "cap"};
+static const char *const key_name[LF__SHIM_KEYS] = {"dynamic", "guided", "runtime", "auto",
+                                                    "static",  "chunk",  "cap"};
 
 static void bad_replace(const struct lf__shim *s, const char *text, const char *why)
 {
     fprintf(stderr,
             "loopfarm-%s: LF_REPLACE: %s in \"%s\"; accepted: entries kind:spec separated by "
             "',' or ';' with kind dynamic, guided, runtime or auto, spec a loopfarm schedule "
-            "or \"%s\" (leave to %s), chunk:honour or chunk:ignore, and cap:guided or "
-            "cap:ignore\n",
-            s->name, why, text, s->name, s->runtime);
+            "or \"%s\" (leave to %s), static:weighted%s, chunk:honour or chunk:ignore, and "
+            "cap:guided or cap:ignore\n",
+            s->name, why, text, s->name, s->runtime,
+            s->takes_static ? "" : " (libloopfarm-kmp only)");
 }
 
 /* The key a token "key:rest" starts, with *rest after the colon; -1 when it starts none,
@@ -145,6 +146,28 @@ static const char *spec_of(const struct lf__shim *s, const char *v)
     return v;
 }
 
+/* Whether LF_REPLACE's static entry v asks for weighted static loops: "weighted" does, the
+ * shim's or the runtime's name leaves them to the runtime; anything else is reported.  A shim
+ * whose runtime compiles static loops inline (takes_static 0) says that it never sees them. */
+static int static_of(const struct lf__shim *s, const char *text, const char *v)
+{
+    if (!s->takes_static) {
+        fprintf(stderr,
+                "loopfarm-%s: LF_REPLACE: static:%s ignored: the compiler inlines static loops, "
+                "loops without a schedule clause and schedule(auto), so %s (and this shim) never "
+                "sees them; static:weighted needs a program built by clang, icx or AOCC, run "
+                "under libloopfarm-kmp\n",
+                s->name, v, s->runtime);
+        return 0;
+    }
+    if (strcmp(v, "weighted") == 0)
+        return 1;
+    if (!spec_of(s, v))
+        return 0;
+    bad_replace(s, text, "static: takes weighted or the runtime's name");
+    return 0;
+}
+
 /* Read the environment into s (lf__shim_configure does it once). */
 static void configure_now(struct lf__shim *s)
 {
@@ -182,6 +205,7 @@ static void configure_now(struct lf__shim *s)
     s->spec[LF__SHIM_RT_DYNAMIC] = rt_set ? rt : spec_of(s, map[LF__SHIM_K_DYNAMIC]);
     s->spec[LF__SHIM_RT_GUIDED] = rt_set ? rt : spec_of(s, map[LF__SHIM_K_GUIDED]);
     s->spec[LF__SHIM_RT_AUTO] = rt_set ? rt : spec_of(s, map[LF__SHIM_K_AUTO]);
+    s->static_weighted = map[LF__SHIM_K_STATIC] ? static_of(s, repl, map[LF__SHIM_K_STATIC]) : 0;
     if (s->guided_cap)
         s->fallback[LF__SHIM_GUIDED].flags = s->fallback[LF__SHIM_RT_GUIDED].flags =
             LF_SITE_GUIDED_CAP | LF_SITE_MONOTONIC;
@@ -196,6 +220,10 @@ static void configure_now(struct lf__shim *s)
             fprintf(stderr, "loopfarm-%s:   %-44s -> %s%s%s\n", s->name, entry_what[e],
                     s->spec[e] ? "loopfarm \"" : s->runtime, s->spec[e] ? s->spec[e] : "",
                     s->spec[e] ? "\"" : "");
+        if (s->takes_static)
+            fprintf(stderr, "loopfarm-%s:   %-44s -> %s\n", s->name,
+                    "schedule(static) and loops without a schedule",
+                    s->static_weighted ? "loopfarm weighted static" : s->runtime);
     }
 }
 
@@ -307,9 +335,7 @@ struct call_site {
 static struct call_site call_sites[SHIM_SITES];
 static atomic_int fallback_announced[LF__SHIM_ENTRIES];
 
-/* Label a call address as "NAME:KIND@object+0xOFFSET", which addr2line resolves. */
-static void label_site(const struct lf__shim *s, struct call_site *c, int e, bool monotonic,
-                       const void *ra)
+void lf__shim_where(char *buf, size_t len, const char *what, const void *ra)
 {
     Dl_info info;
     const char *obj = "?";
@@ -319,8 +345,36 @@ static void label_site(const struct lf__shim *s, struct call_site *c, int e, boo
         obj = slash ? slash + 1 : info.dli_fname;
         off = (uintptr_t)ra - (uintptr_t)info.dli_fbase;
     }
-    snprintf(c->label, sizeof c->label, "%s:%s%s@%s+0x%lx", s->name, monotonic ? "monotonic:" : "",
-             entry_label[e], obj, (unsigned long)off);
+    snprintf(buf, len, "%s@%s+0x%lx", what, obj, (unsigned long)off);
+}
+
+int lf__shim_slot(atomic_uintptr_t *key, atomic_int *ready, uintptr_t want)
+{
+    uintptr_t k = atomic_load_explicit(key, memory_order_acquire);
+    if (k == 0) {
+        uintptr_t zero = 0;
+        /* acq_rel: one thread claims the entry; a loser re-reads its key. */
+        if (atomic_compare_exchange_strong_explicit(key, &zero, want, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            return 1;
+        k = zero;
+    }
+    if (k != want)
+        return -1;
+    /* Acquire: pairs with the claimer's release of ready; filling an entry is brief. */
+    unsigned spins = 0;
+    while (!atomic_load_explicit(ready, memory_order_acquire))
+        lf__wait_brief(&spins);
+    return 0;
+}
+
+/* Label a call address as "NAME:KIND@object+0xOFFSET", which addr2line resolves. */
+static void label_site(const struct lf__shim *s, struct call_site *c, int e, bool monotonic,
+                       const void *ra)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s:%s%s", s->name, monotonic ? "monotonic:" : "", entry_label[e]);
+    lf__shim_where(c->label, sizeof c->label, what, ra);
     c->site.file = c->label;
     c->site.flags =
         (s->fallback[e].flags & ~LF_SITE_MONOTONIC) | (monotonic ? LF_SITE_MONOTONIC : 0);
@@ -335,27 +389,14 @@ struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const v
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) % SHIM_SITES;
     for (size_t probe = 0; probe < SHIM_SITES; probe++) {
         struct call_site *c = &call_sites[(h + probe) % SHIM_SITES];
-        uintptr_t k = atomic_load_explicit(&c->key, memory_order_acquire);
-        if (k == 0) {
-            uintptr_t zero = 0;
-            /* acq_rel: one thread claims the entry; a loser re-reads its key. */
-            if (atomic_compare_exchange_strong_explicit(&c->key, &zero, key, memory_order_acq_rel,
-                                                        memory_order_acquire)) {
-                label_site(s, c, e, monotonic, ra);
-                /* Release: the label and site are written before anyone uses them. */
-                atomic_store_explicit(&c->ready, 1, memory_order_release);
-                return &c->site;
-            }
-            k = zero;
+        int got = lf__shim_slot(&c->key, &c->ready, key);
+        if (got == 1) {
+            label_site(s, c, e, monotonic, ra);
+            /* Release: the label and site are written before anyone uses them. */
+            atomic_store_explicit(&c->ready, 1, memory_order_release);
         }
-        if (k == key) {
-            /* Acquire: pairs with the release above.  The labelling is
-             * brief. */
-            unsigned spins = 0;
-            while (!atomic_load_explicit(&c->ready, memory_order_acquire))
-                lf__wait_brief(&spins);
+        if (got >= 0)
             return &c->site;
-        }
     }
     return &s->fallback[e];
 }

@@ -56,6 +56,7 @@ enum lf__shim_key {
     LF__SHIM_K_GUIDED,
     LF__SHIM_K_RUNTIME,
     LF__SHIM_K_AUTO,
+    LF__SHIM_K_STATIC, /* static:weighted (a shim that offers it: takes_static) */
     LF__SHIM_K_CHUNK,
     LF__SHIM_K_CAP,
     LF__SHIM_KEYS
@@ -71,6 +72,8 @@ struct lf__shim {
     int honour_chunk; /* explicit chunks are units of scheduling (chunk:honour, default) */
     int guided_cap;   /* schedule(guided) loops keep OpenMP's guided bound (default) */
     int verbose;
+    int takes_static;    /* set by the caller: the runtime's static loops reach the shim */
+    int static_weighted; /* LF_REPLACE has static:weighted (only when takes_static) */
     const char *spec[LF__SHIM_ENTRIES];        /* NULL: the runtime's own */
     struct lf_site fallback[LF__SHIM_ENTRIES]; /* when the table of call sites is full */
     char fallback_label[LF__SHIM_ENTRIES][32];
@@ -120,7 +123,7 @@ static inline int lf__shim_enabled(const struct lf__shim *s)
  * for on = 1 when neither LF_SCHEDULE nor LF_REPLACE configured the shim. */
 int lf__shim_set_enabled(struct lf__shim *s, int on);
 
-/* Parse LF_REPLACE's text into map[LF__SHIM_K_DYNAMIC..LF__SHIM_K_AUTO] (heap strings) and
+/* Parse LF_REPLACE's text into map[LF__SHIM_K_DYNAMIC..LF__SHIM_K_STATIC] (heap strings) and
  * s's chunk and cap switches; each error is reported once with the accepted forms. */
 void lf__shim_parse_replace(struct lf__shim *s, const char *text, char **map);
 
@@ -145,6 +148,14 @@ int lf__shim_decide(const struct lf__shim *s, enum lf__shim_src src, bool monoto
  * when the loop's schedule is monotonic (a monotonic and a nonmonotonic loop never share a
  * site; the fallback sites, used when the table is full, are always monotonic). */
 struct lf_site *lf__shim_site(struct lf__shim *s, int e, bool monotonic, const void *ra);
+
+/* Write "what@object+0xOFFSET" for code address ra (which addr2line resolves) into buf. */
+void lf__shim_where(char *buf, size_t len, const char *what, const void *ra);
+
+/* One entry of a lock-free open-addressed table whose keys are never removed: claim it for
+ * want (1: the caller fills the entry, then stores 1 to ready with release), find it holding
+ * want and filled (0), or find another key there (-1: probe on). */
+int lf__shim_slot(atomic_uintptr_t *key, atomic_int *ready, uintptr_t want);
 
 /* The bounds of st, as a team's first member publishes them. */
 void lf__shim_bounds_of(const struct lf__shim_loop *st, struct lf__shim_bounds *b);

@@ -19,7 +19,7 @@ kmp)
     px=k
     progs="${*:-k_dynamic k_guided k_runtime k_monotonic k_combined k_nowait k_reduction k_ordered
            k_doacross k_collapse k_ull k_bigbounds k_nested k_orphan k_many k_siblings
-           k_int32 k_lastprivate}" ;;
+           k_int32 k_lastprivate k_ws_static k_static_nowait k_static_abi}" ;;
 *)
     echo "run.sh: SHIM_ABI is gomp or kmp, not \"$abi\"" >&2
     exit 1 ;;
@@ -49,6 +49,17 @@ LF_SCHEDULE=auto|P|auto||dynamic,guided
 LF_SCHEDULE=fac2,lease=force|P|fac2,lease=force||dynamic,guided
 LF_REPLACE=dynamic:multi,guided:af|P||dynamic:multi,guided:af|dynamic,guided
 LF_REPLACE=dynamic:dynamic,2;guided:$abi;runtime:awf-b;chunk:ignore|P||dynamic:dynamic,2;guided:$abi;runtime:awf-b;chunk:ignore|"
+# libloopfarm-kmp also takes static loops, on request (libgomp never sees them: GCC inlines them).
+if [ "$abi" = kmp ]; then
+    configs="$configs
+LF_REPLACE=static:weighted|P||static:weighted|dynamic
+LF_SCHEDULE=auto + LF_REPLACE=static:weighted|P|auto|static:weighted|dynamic,guided"
+fi
+# Programs that choose their own team sizes run once per configuration, at the first thread
+# count; k_static_abi (the static entry points by hand, 1-33 threads) only bare and where
+# static loops are the shim's.
+own_teams="k_static_abi"
+first_t=${threads%% *}
 
 fails=0
 runs=0
@@ -56,6 +67,11 @@ while IFS='|' read -r name pre sched repl multiples; do
     bad=""
     for t in $threads; do
         for p in $progs; do
+            case " $own_teams " in
+            *" $p "*)
+                [ "$t" = "$first_t" ] || continue
+                case "$name|$repl" in bare*|*static:*) ;; *) continue ;; esac ;;
+            esac
             runs=$((runs + 1))
             out=$(env OMP_NUM_THREADS="$t" OMP_CANCELLATION=true GOMP_TEST_MULTIPLES="$multiples" \
                 ${pre:+LD_PRELOAD="$preload"} ${sched:+LF_SCHEDULE="$sched"} \

@@ -361,7 +361,12 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
     const struct lf__sched *s = x->sched;
     const struct lf__view *v = x->view;
     *drift = 0.0;
-    if (!lf__exec_calibrates(s) || !s->memory || s->cal_paper || lf__exec_solo(s, v->nworkers))
+    /* Schedules that calibrate learn here, and so does a static partition
+     * that measures its blocks (static-weighted: its next partition is
+     * sized by what this one measured). */
+    unsigned sm = LF__P_STATIC | LF__P_MEASURE;
+    int learns = lf__exec_calibrates(s) || (s->pol->flags & sm) == sm;
+    if (!learns || !s->memory || s->cal_paper || lf__exec_solo(s, v->nworkers))
         return 0;
     /* With a profile, a worker's rate is its time per unit: which part of
      * the loop it happened to run does not count as drift. */

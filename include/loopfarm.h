@@ -282,33 +282,33 @@ struct lf_site {
  * shims' loops that ask for monotonic order (schedule(monotonic:...),
  * ordered). */
 #define LF_SITE_MONOTONIC 2
-/* A loop handle leased by one execution of a site's loop (opaque). */
-typedef struct lf_omp_lease lf_omp_lease;
+/* A loop handle loaned to one execution of a site's loop (opaque). */
+typedef struct lf_omp_loan lf_omp_loan;
 /* Lease an idle handle of the site for a team of nthreads running schedule
  * spec (NULL: LF_SCHEDULE), or make one.  Never NULL: a failure to allocate
  * is reported and aborts.  A bad spec is reported once per site and runs
  * under "dynamic". */
-LF_API lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads);
+LF_API lf_omp_loan *lf_omp_loan_get(struct lf_site *site, const char *spec, int nthreads);
 /* Under libgomp: all members of the calling team call it and receive one
  * lease, chosen by the first of them, through the memory of an empty work
  * share of the team's (no barrier).  NULL, for every member, when the
  * runtime offers no such memory (libomp): then one member leases and
  * `omp single copyprivate` hands its lease to the others. */
-LF_API lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads);
+LF_API lf_omp_loan *lf_omp_team_loan(struct lf_site *site, const char *spec, int nthreads);
 /* The same meeting on a zeroed, pointer-aligned block that the team's
  * members alone share (the preload shim's work shares). */
-LF_API lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads);
-LF_API lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease);
+LF_API lf_omp_loan *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads);
+LF_API lf_loop *lf_omp_loan_loop(const lf_omp_loan *lease);
 /* Member tid enters the lease's loop (lf_loop_begin_data).  What the member
  * cannot run is reported once per site, and answered NULL (the member runs
  * no iteration): increment 0, or bounds that differ from those its team
  * started the loop with.  A malformed data description is reported and the
  * loop runs without it. */
-LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo, long hi,
+LF_API lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_loan *lease, int tid, long lo, long hi,
                              long incr, const struct lf_data *data);
 /* Member tid leaves: lf_loop_end when loop is not NULL, then its share of
  * the lease; the last of the team's members gives the handle back. */
-LF_API void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid);
+LF_API void lf_omp_exit(struct lf_site *site, lf_omp_loan *lease, lf_loop *loop, int tid);
 
 /* A loop that runs without a handle: a schedule that needs nothing but a
  * shared counter and sizes its claims from what is left (guided: no
@@ -323,10 +323,10 @@ struct lf_omp_light {
  * reported once per site and gives it no iteration), 0 when the loop
  * needs a handle (the schedule times or learns, LF_TRACE or LF_BIND is
  * set, the team is larger than one and the runtime is not libgomp,
- * increment 0): then lf_omp_team_lease or lf_omp_lease_get, and
+ * increment 0): then lf_omp_team_loan or lf_omp_loan_get, and
  * lf_omp_enter.  Under libgomp a schedule with tiny executions (auto)
  * meets its team here and runs a tiny one here; for a timed one the
- * member's next lf_omp_team_lease or lf_omp_lease_get of the site
+ * member's next lf_omp_team_loan or lf_omp_loan_get of the site
  * returns the lease the team met for, without meeting again. */
 LF_API int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid,
                               long lo, long hi, long incr, struct lf_omp_light *lt);

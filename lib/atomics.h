@@ -154,7 +154,7 @@ static inline void lf__backoff(unsigned *spins)
 #define LF__BRIEF_SPINS (1u << 14)
 
 /* One step of a wait for another thread's brief step: a slot's
- * initialisation, a handle being leased for the team, a claim between its
+ * initialisation, a handle being loaned to the team, a claim between its
  * mark and its lease, a shim's bounds or call-site label being written.  Yielding at once would
  * hand a core shared with another process to that process for its whole time slice
  * (doc/design.md, "Brief waits spin"). */

@@ -432,7 +432,7 @@ static long run_counted(lf_loop *loop, long n, atomic_uchar *hits)
  * ceil(n / 2P) claimed by fetch-and-add (no lease, so no pieces) and
  * booked to no plan, every LF__TINY_RECHECK-th under the selection's plan
  * again; each covers every iteration once.  A long loop, and leases asked
- * for explicitly, never run tiny; a lessee's word that an execution is not
+ * for explicitly, never run tiny; a borrower's word that an execution is not
  * tiny holds for that execution.
  *
  * Whether an execution runs tiny follows from what the site remembers when
@@ -497,7 +497,7 @@ static void test_auto_tiny_runs_untimed(void)
     CU_ASSERT_EQUAL(st.chunks, 4);
     CU_ASSERT_EQUAL(st.calib_chunks, 0);
     CU_ASSERT_EQUAL(loop->mem.tiny_runs, 1);
-    /* Told by its lessee that the next execution is not tiny: it is not
+    /* Told by its borrower that the next execution is not tiny: it is not
      * (booked to its plan), once only. */
     unsigned long booked = loop->mem.sel.execs, before = loop->tiny_done;
     lf__loop_skip_tiny(loop);

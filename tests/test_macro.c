@@ -280,7 +280,7 @@ static int auto_runs_shaped(struct lf_site *site, const char *spec, int n, int r
  * under 10 us): 2P chunks of ceil(n / 2P), no lease pieces, at most
  * LF__TINY_RECHECK - 1 = 31 in a row before a timed one; under libgomp
  * they run without a handle (lib/omp/team.c decides at the team's
- * meeting), under libomp in the leased handle.  8 iterations of an atomic
+ * meeting), under libomp in the loaned handle.  8 iterations of an atomic
  * add are far under 10 us on any build, so most executions are tiny; a
  * timed one self-schedules a loop this short one iteration per claim. */
 static void test_macro_auto_tiny(void)
@@ -379,14 +379,14 @@ static void test_macro_light_path(void)
                 } else {
                     /* As the header says: a lease for the team (the one it
                      * met for, if it met), the handle, the loop, the exit. */
-                    lf_omp_lease *lease =
-                        np > 1 ? lf_omp_team_lease(&sites[k], cases[k].spec, np) : NULL;
+                    lf_omp_loan *lease =
+                        np > 1 ? lf_omp_team_loan(&sites[k], cases[k].spec, np) : NULL;
                     if (np > 1 && !lease) {
 #pragma omp single copyprivate(lease)
-                        lease = lf_omp_lease_get(&sites[k], cases[k].spec, np);
+                        lease = lf_omp_loan_get(&sites[k], cases[k].spec, np);
                     }
                     if (!lease)
-                        lease = lf_omp_lease_get(&sites[k], cases[k].spec, 1);
+                        lease = lf_omp_loan_get(&sites[k], cases[k].spec, 1);
                     lf_loop *loop = lf_omp_enter(&sites[k], lease, tid, 0, N, 1, NULL);
                     while (loop && lf_loop_next(loop, tid, &first, &count))
                         for (unsigned long j = 0; j < count; j++)

@@ -92,7 +92,7 @@ static void test_member_with_other_bounds_gets_no_chunk(void)
     lf_loop_destroy(l);
 }
 
-/* Through the macro, under the default schedule (a leased handle) and
+/* Through the macro, under the default schedule (a loaned handle) and
  * under schedules whose loops run without a handle (dynamic, guided:
  * lf_omp_light_begin, whose team meets in a libgomp work share): the member
  * with other bounds runs nothing, and the site reports it once. */

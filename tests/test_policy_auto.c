@@ -239,6 +239,36 @@ static void test_profile_dropped_when_it_stops_predicting(void)
     CU_ASSERT(st.m.prof.conf >= LF__PROF_TRUST);
 }
 
+/* A hot region that moves every execution (a tenth of the range costs 30
+ * times the rest, starting elsewhere each time): after the first execution
+ * it mispredicts, no profile is trusted again, so no later execution is
+ * dealt by a profile learned from another (the selection of plans catches
+ * what is left: test_selection_abandons_losing_plan). */
+static uint64_t hot_at;
+static double moving(uint64_t i, uint64_t n)
+{
+    uint64_t lo = hot_at % n, w = n / 10;
+    return (i >= lo && i < lo + w) || (lo + w > n && i < lo + w - n) ? 30.0 : 1.0;
+}
+
+static void test_profile_distrusted_when_the_hot_region_moves(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    struct run r;
+    uint64_t n = 3200;
+    int trusted_after_miss = 0;
+    for (int e = 0; e < 12; e++) {
+        hot_at = (uint64_t)e * 1237u; /* moves by more than the region's width */
+        if (e >= 2)
+            trusted_after_miss += st.m.prof.valid && st.m.prof.conf >= LF__PROF_TRUST;
+        execute(&st, n, moving, even, &r);
+        CU_ASSERT(once(&r, n));
+        free(r.seen);
+    }
+    CU_ASSERT_EQUAL(trusted_after_miss, 0);
+}
+
 /* A trip count that changes between executions maps onto the same
  * normalised profile; a flat loop learns a flat profile. */
 static void test_profile_normalised_over_trip_counts(void)
@@ -588,6 +618,8 @@ int main(void)
         {"first_round_by_cost", test_first_round_by_cost},
         {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
+        {"profile_distrusted_when_the_hot_region_moves",
+         test_profile_distrusted_when_the_hot_region_moves},
         {"few_units_never_overstaked", test_few_units_never_overstaked},
         {"few_iterations_self_scheduled", test_few_iterations_self_scheduled},
         {"tiny_rule", test_tiny_rule},

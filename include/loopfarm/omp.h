@@ -31,10 +31,10 @@
  *                                        (LF_SITE_INIT) instead of the line
  *
  * With no spec the schedule comes from the LF_SCHEDULE environment variable
- * (default "auto").  Each execution of a loop leases a handle for its
+ * (default "auto").  Each execution of a loop loans a handle for its
  * team alone, so teams that pthreads open at the same time never share one.
  * Under libgomp there is no barrier at loop entry; under other runtimes
- * (libomp) the members receive the lease at an `omp single copyprivate`,
+ * (libomp) the members receive the loan at an `omp single copyprivate`,
  * which is one.  A loop the team cannot run as written (increment 0, bounds
  * that differ between members, a malformed lf_data) is reported once per
  * call site on stderr.  Compile with -fopenmp (gcc or clang); without OpenMP
@@ -51,7 +51,7 @@
 /* Per-thread cursor of one LF_FOR execution (lives in the macro's for). */
 struct lf__omp_for {
     struct lf_site *site;
-    lf_omp_lease *lease;
+    lf_omp_loan *loan;
     lf_loop *loop; /* NULL: this member runs no iteration (reported) */
     const struct lf_data *data;
     int tid;
@@ -67,7 +67,7 @@ struct lf__omp_for {
 
 /* Enter the loop: without a handle when its schedule needs only a counter
  * (lf_omp_light_begin), else receive the handle this execution of the loop
- * leased for the team (no barrier under libgomp), and join the loop.  The
+ * loaned for the team (no barrier under libgomp), and join the loop.  The
  * cursor is filled where it lives and returned, never returned by value:
  * it is about 400 bytes (most of them the handle-free storage), and a
  * copy at every loop entry costs a third of a one-thread guided loop. */
@@ -76,7 +76,7 @@ static inline struct lf__omp_for *lf__omp_for_begin(struct lf__omp_for *fp, stru
                                                     int wait, const struct lf_data *data)
 {
     int nthreads = 1;
-    lf_omp_lease *lease = (lf_omp_lease *)0;
+    lf_omp_loan *loan = (lf_omp_loan *)0;
     fp->tid = 0;
 #ifdef _OPENMP
     nthreads = omp_get_num_threads();
@@ -91,25 +91,25 @@ static inline struct lf__omp_for *lf__omp_for_begin(struct lf__omp_for *fp, stru
     /* A schedule that needs nothing but a counter (guided) runs without a handle. */
     fp->light = !data && lf_omp_light_begin(site, spec, nthreads, fp->tid, lo, hi, incr, &fp->lt);
     if (fp->light) {
-        fp->lease = (lf_omp_lease *)0;
+        fp->loan = (lf_omp_loan *)0;
         fp->loop = (lf_loop *)0;
         return fp;
     }
 #ifdef _OPENMP
     if (nthreads > 1) {
         /* Only this team's members may share the handle: they meet in a work
-         * share of theirs, or (libomp) one leases and broadcasts. */
-        lease = lf_omp_team_lease(site, spec, nthreads);
-        if (!lease) {
-#pragma omp single copyprivate(lease)
-            lease = lf_omp_lease_get(site, spec, nthreads);
+         * share of theirs, or (libomp) one loans and broadcasts. */
+        loan = lf_omp_team_loan(site, spec, nthreads);
+        if (!loan) {
+#pragma omp single copyprivate(loan)
+            loan = lf_omp_loan_get(site, spec, nthreads);
         }
     }
 #endif
-    if (!lease)
-        lease = lf_omp_lease_get(site, spec, 1);
-    fp->lease = lease;
-    fp->loop = lf_omp_enter(site, lease, fp->tid, lo, hi, incr, data);
+    if (!loan)
+        loan = lf_omp_loan_get(site, spec, 1);
+    fp->loan = loan;
+    fp->loop = lf_omp_enter(site, loan, fp->tid, lo, hi, incr, data);
     fp->ninputs = data && fp->loop ? data->ninputs : 0;
     for (int k = 0; k < fp->ninputs && k < LF_MAX_INPUTS; k++)
         fp->step[k] = data->in[k].stride * (long)data->in[k].size;
@@ -132,7 +132,7 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
         }
         return 1;
     } else {
-        lf_omp_exit(f->site, f->lease, f->loop, f->tid);
+        lf_omp_exit(f->site, f->loan, f->loop, f->tid);
     }
 #ifdef _OPENMP
     if (f->wait) {
@@ -190,7 +190,7 @@ static inline int lf__omp_for_next(struct lf__omp_for *f)
 #define LF_FOR_DATA_AT(site, i, lo, hi, incr, spec, data)                                          \
     LF__FOR_S(site, i, lo, hi, incr, spec, 1, data)
 /* Inside an LF_FOR body: the first index of the chunk the current
- * iteration belongs to (of a lease, of the piece handed out), and the
+ * iteration belongs to (of a loan, of the piece handed out), and the
  * chunk's iterations; e.g. for work done once per chunk. */
 #define LF_CHUNK_FIRST() (lf__f_.first)
 #define LF_CHUNK_SIZE()  (lf__f_.count)

@@ -6,8 +6,8 @@
  * initialises it, the others join without waiting for anybody, and the last
  * member out recycles it for instance g + LF__RING.  So members may run up
  * to LF__RING loops apart (nowait), and no lock is taken anywhere.  A
- * handle leased by an OpenMP team (lib/omp/team.c) runs one execution at a
- * time, in slot 0 alone: the lease counts its members out, and the last
+ * handle loaned to an OpenMP team (lib/omp/team.c) runs one execution at a
+ * time, in slot 0 alone: the loan counts its members out, and the last
  * one finishes the slot (lf__loop_finish).
  *
  * The rules around the policy (claim sizes, stops, calibration, memory) are
@@ -196,9 +196,9 @@ struct lf_loop {
     int tracing;
     int guided_cap;     /* lf_loop_set_guided_cap */
     int monotonic;      /* lf_loop_set_monotonic: no leases */
-    int leased;         /* lf__loop_set_leased: one execution at a time, whose
-                           members' exits the lease counts (lib/omp/team.c) */
-    unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when leased
+    int loaned;         /* lf__loop_set_loaned: one execution at a time, whose
+                           members' exits the loan counts (lib/omp/team.c) */
+    unsigned ring_mask; /* slots in use - 1: LF__RING - 1, or 0 when loaned
                            (one execution at a time keeps one slot's lines hot) */
     struct lf__sched sched;
     char name[128];
@@ -207,14 +207,14 @@ struct lf_loop {
     struct lf__wstat *wmem; /* LF__RING * P statistics slots */
     /* What the call site learned: written by the last member out of a loop,
      * read by the initialiser of another, possibly at the same time, so
-     * under mem_lock (never taken on a chunk's path); a leased handle's
+     * under mem_lock (never taken on a chunk's path); a loaned handle's
      * finisher takes no lock, its executions never overlapping. */
     pthread_mutex_t mem_lock;
     struct lf__site_mem mem; /* P entries each (lib/exec/exec.h) */
     double claim_ns;
     unsigned long runs;      /* timed loop instances completed (under mem_lock) */
     unsigned long tiny_done; /* tiny executions started (under mem_lock), for LF_VERBOSE */
-    /* lf__loop_skip_tiny: the lessee decided the next execution is not
+    /* lf__loop_skip_tiny: the borrower decided the next execution is not
      * tiny (0 or 1; its initialiser resets it).  Beside the memory, off the
      * line that every member reads at every entry. */
     int no_tiny;
@@ -385,19 +385,19 @@ static inline void lf__reset(lf__au64 *p, uint64_t v)
         lf__store_relaxed(p, v);
 }
 
-/* ---- Handles leased by OpenMP teams (lib/omp/team.c) ---- */
+/* ---- Handles loaned to OpenMP teams (lib/omp/team.c) ---- */
 
-/* Mark handle l as leased (before its first instance): it runs one
+/* Mark handle l as loaned (before its first instance): it runs one
  * execution at a time, in slot 0; each member leaves it with lf_loop_end as
- * usual, but the lease counts the exits (one count per loop instead of
+ * usual, but the loan counts the exits (one count per loop instead of
  * two) and its last member calls lf__loop_finish.  Nothing else can run in
  * the handle meanwhile, so the finisher takes no mem_lock, and nobody reads
  * an untimed execution's times or statistics, so it reads no clock. */
-void lf__loop_set_leased(lf_loop *l);
-/* Record and recycle the execution in progress of leased handle l, after
- * every member has left it (ordered before by the lease's count). */
+void lf__loop_set_loaned(lf_loop *l);
+/* Record and recycle the execution in progress of loaned handle l, after
+ * every member has left it (ordered before by the loan's count). */
 void lf__loop_finish(lf_loop *l);
-/* Of leased handle l: one worker's time per iteration that its latest
+/* Of loaned handle l: one worker's time per iteration that its latest
  * DEALT execution measured (0: none yet; read by its finisher), for an
  * entry that decides tiny executions itself and runs them without the
  * handle (lib/omp/team.c); and, told by that entry before the members

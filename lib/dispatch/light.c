@@ -36,7 +36,7 @@ int lf__light_tiny_ok(const struct lf__sched *s, int P)
 int lf__light_ok(const struct lf__sched *s, int P)
 {
     /* Fixed sizes (dynamic, trad) keep their handle: a slot's fetch-and-add
-     * path is shorter than a handle-free instance's, and a leased handle's
+     * path is shorter than a handle-free instance's, and a loaned handle's
      * entry is paid once per loop, not per chunk (doc/design.md). */
     return P >= 1 && lf__exec_light(s, P) && !(s->pol->flags & LF__P_FIXED) && nothing_per_handle();
 }

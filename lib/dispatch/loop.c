@@ -179,7 +179,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
                       long incr, uint64_t now, const struct lf_data *data)
 {
     size_t P = (size_t)l->P;
-    if (!l->leased) /* the previous instance's statistics, readable until now */
+    if (!l->loaned) /* the previous instance's statistics, readable until now */
         zero_written_lines(s->view.w, P * sizeof *s->view.w);
     LF__SET(s->n, n);
     LF__SET(s->lo, lo);
@@ -253,10 +253,10 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     lf__reset(&s->n_stolen, 0);
     LF__SET(s->untimed, !pl->timed);
     LF__SET(s->solo, P == 1);
-    /* An untimed instance of a leased handle reads no clock (its t_begin
+    /* An untimed instance of a loaned handle reads no clock (its t_begin
      * is 0) unless its wall time is booked to its plan: none of its chunks
      * is timed, and nobody sees its statistics. */
-    if (l->leased)
+    if (l->loaned)
         now = s->untimed && !pl->booked ? 0 : lf__ticks();
     s->t_begin = now;
 }
@@ -281,7 +281,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
     uint64_t ready = (g << 2) | LF__SLOT_READY, fresh = (g << 2) | LF__SLOT_FREE;
     unsigned spins = 0;
     /* Leased: the clock is read once the instance is known to be timed. */
-    uint64_t now = l->leased ? 0 : lf__ticks();
+    uint64_t now = l->loaned ? 0 : lf__ticks();
     for (;;) {
         /* Acquire: the initialiser's writes to the slot happen before we read them. */
         uint64_t st = lf__load_acquire(&s->state);
@@ -292,7 +292,7 @@ int lf_loop_begin_data(lf_loop *l, int tid, long lo, long hi, long incr, const s
             /* acq_rel: one initialiser; a team of one has no rival. */
             if (l->P == 1 || lf__cas_acq_rel(&s->state, &expect, (g << 2) | LF__SLOT_INIT)) {
                 slot_init(l, s, g, n, lo, incr, now, data);
-                if (l->leased)
+                if (l->loaned)
                     l->open = s; /* read by lf__loop_finish, after every member's exit */
                 /* Release: publish the initialised slot to the members that join. */
                 lf__store_release(&s->state, ready);
@@ -421,7 +421,7 @@ static void release_slot(struct lf_loop *l, struct lf__slot *s)
 {
     uint64_t g = lf__load_relaxed(&s->state) >> 2;
     /* Release: the slot's clean state is visible to the member that
-     * initialises its next instance, g + LF__RING (g + 1 when leased). */
+     * initialises its next instance, g + LF__RING (g + 1 when loaned). */
     lf__store_release(&s->state, ((g + l->ring_mask + 1) << 2) | LF__SLOT_FREE);
 }
 
@@ -431,11 +431,11 @@ static void release_slot(struct lf_loop *l, struct lf__slot *s)
 static void slot_finish(struct lf_loop *l, struct lf__slot *s)
 {
     const struct lf__plan *pl = &s->plan;
-    uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed leased instance */
+    uint64_t end = s->t_begin ? lf__ticks() : 0; /* 0: an untimed loaned instance */
     double wall_ns = (double)lf__ticks_to_ns(end - s->t_begin);
-    if (l->leased && s->untimed) {
+    if (l->loaned && s->untimed) {
         /* Nothing to record but the wall time its plan is booked: an
-         * untimed instance learns nothing, and a leased handle's
+         * untimed instance learns nothing, and a loaned handle's
          * statistics are read by nobody (its members did not book them).
          * Clear what the members wrote (stopped words). */
         if (pl->booked) {
@@ -462,10 +462,10 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
         st.calib_chunks += lf__word_get(&w->calib_chunks);
         over += (double)(lf__word_get(&w->total_ns) - lf__word_get(&w->busy_ns));
     }
-    /* A leased handle's executions never overlap: its finisher alone
+    /* A loaned handle's executions never overlap: its finisher alone
      * writes what follows, and its next initialiser reads it after the
      * lease has passed (lf_loop_last_stats is for handles of one's own). */
-    if (!l->leased)
+    if (!l->loaned)
         pthread_mutex_lock(&l->mem_lock);
     if (s->untimed &&
         s->kind == LF__CLAIM_FETCH_ADD) /* fixed size: every chunk but the last is full */
@@ -486,17 +486,17 @@ static void slot_finish(struct lf_loop *l, struct lf__slot *s)
     struct lf__profile prof;
     if (s->trace && s->ex.acc)
         prof = l->mem.prof; /* copied under the lock, written after */
-    if (!l->leased)
+    if (!l->loaned)
         pthread_mutex_unlock(&l->mem_lock);
     if (s->trace) {
         lf__trace_flush(l, s);
         if (s->ex.acc)
             lf__trace_profile(l, s->instance, s->n, &prof);
     }
-    /* A leased handle's slots are seen by nobody after the execution: its
+    /* A loaned handle's slots are seen by nobody after the execution: its
      * members' statistics are cleared here, where they were just read,
      * rather than on the next instance's entry path (doc/design.md). */
-    if (l->leased)
+    if (l->loaned)
         zero_written_lines(s->view.w, (size_t)l->P * sizeof *s->view.w);
     release_slot(l, s);
 }
@@ -511,10 +511,10 @@ void lf_loop_end(lf_loop *l, int tid)
         return;
     if (th->chunk_n) /* left early: still account for the last chunk */
         lf__chunk_complete(l, s, tid, lf__ticks());
-    if (s->untimed && !l->leased) {
+    if (s->untimed && !l->loaned) {
         /* Untimed path: book the counts (its times stay 0: nothing reads
          * them, and a claim's overhead is not measured without a clock);
-         * a leased handle's statistics are read by nobody. */
+         * a loaned handle's statistics are read by nobody. */
         struct lf__wstat *w = &s->view.w[tid];
         lf__word_put(&w->chunks, th->fast_chunks);
         lf__word_put(&w->iters, th->fast_iters);
@@ -537,8 +537,8 @@ void lf_loop_end(lf_loop *l, int tid)
         if (s->ex.sched->pol->flags & LF__P_MAYSTOP)
             lf__fetch_sub_acq_rel(&s->active, 1);
     }
-    if (l->leased)
-        return; /* the lease counts the exits, and its last one finishes */
+    if (l->loaned)
+        return; /* the loan counts the exits, and its last one finishes */
     /* acq_rel: everything this member wrote to the slot (statistics, trace)
      * happens before the last member's clean-up. */
     uint64_t gone = lf__fetch_add_acq_rel(&s->done, 1) + 1;
@@ -546,9 +546,9 @@ void lf_loop_end(lf_loop *l, int tid)
         slot_finish(l, s);
 }
 
-void lf__loop_set_leased(lf_loop *l)
+void lf__loop_set_loaned(lf_loop *l)
 {
-    l->leased = 1;
+    l->loaned = 1;
     l->ring_mask = 0; /* before any instance: slot 0 is FREE for instance 0 */
 }
 

@@ -495,7 +495,7 @@ struct lf__plan_in {
     int located;    /* chunks go through locality or staging bookkeeping */
     int loc;        /* claims from one range per NUMA domain */
     int traced;     /* LF_TRACE records every chunk (so chunks are timed) */
-    int no_tiny;    /* the entry that leased the handle decided it is not tiny */
+    int no_tiny;    /* the entry that borrowed the handle decided it is not tiny */
 };
 
 /* One execution's plan. */

@@ -41,15 +41,15 @@
  * in single iterations.  A loopfarm spec's own chunk ("dynamic,4") then counts units.
  *
  * Monotonic loops.  loopfarm claims chunks from one shared counter that only moves forward,
- * so a thread's chunks come in increasing order, except where a schedule leases each member a
- * range of its own (auto's lease, lease=on|force) and a member that finishes early takes the
+ * so a thread's chunks come in increasing order, except where a schedule loans each member a
+ * range of its own (auto's loan, loan=on|force) and a member that finishes early takes the
  * tail of another's, or a fixed-size loop gives each member a block of its own and a member
  * that finishes its block claims from another's (lib/dispatch/claim.c): that is allowed under
  * OpenMP's nonmonotonic modifier only.  Loops entered
  * through the monotonic entry points (GOMP_loop_dynamic_start, _guided_, _runtime_, their
  * ull and combined `parallel for` forms, the GOMP 1.0 forms, GOMP_loop_start with
  * GFS_MONOTONIC) and runtime loops whose ICV says monotonic (OMP_SCHEDULE=monotonic:dynamic)
- * are scheduled with lf_loop_set_monotonic (their sites carry LF_SITE_MONOTONIC): no lease,
+ * are scheduled with lf_loop_set_monotonic (their sites carry LF_SITE_MONOTONIC): no loan,
  * one counter.
  * GCC 9 and later emit the nonmonotonic and maybe_nonmonotonic entry points for schedule(
  * dynamic), schedule(guided) and schedule(runtime) without a modifier (OpenMP 5.0's default).
@@ -64,7 +64,7 @@
  * Teams.  A taken loop is also a libgomp work share of its own: each member opens it with
  * libgomp's GOMP_loop_start (static, no iterations), whose `mem` block is zeroed memory that
  * this team's members alone share while the loop runs.  There they meet (lf_omp_meet): the
- * first leases a loop handle of the loop's call site (the return address of the entry point)
+ * first loans a loop handle of the loop's call site (the return address of the entry point)
  * and team size, the others take the same, and the last member out gives it back.  So teams
  * that different threads start at the same time never share a handle, members enter loops
  * without a barrier and may run ahead through nowait loops, and a member whose bounds differ
@@ -311,7 +311,7 @@ static int decide(int src, ull chunk, ull n, int level, struct lf__shim_loop *st
 /* What a team's members share about one taken loop: the block of the libgomp work share
  * the shim opens for it (zeroed by libgomp, seen by this team's members alone). */
 struct meet_block {
-    void *_Atomic lease;     /* lf_omp_meet's slot: first, pointer-aligned */
+    void *_Atomic loan;     /* lf_omp_meet's slot: first, pointer-aligned */
     atomic_int bounds_state; /* 0, 1: being written, 2: written */
     struct lf__shim_bounds bounds;
 };
@@ -351,9 +351,9 @@ static void enter(int e, struct lf__shim_loop *st, const void *ra)
     struct lf_site *site = lf__shim_site(&cfg, e, st->monotonic, ra);
     int nthreads = omp_get_num_threads();
     st->tid = omp_get_thread_num();
-    lf_omp_lease *lease = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
-                                       : lf_omp_lease_get(site, cfg.spec[e], 1);
-    lf__shim_join(&cfg, st, site, lease, same_bounds(mem, st));
+    lf_omp_loan *loan = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
+                                       : lf_omp_loan_get(site, cfg.spec[e], 1);
+    lf__shim_join(&cfg, st, site, loan, same_bounds(mem, st));
     nours++;
 }
 

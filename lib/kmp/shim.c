@@ -42,16 +42,16 @@
  * not overflow; *last is set on the chunk that holds the loop's last iteration (lastprivate).
  * A loop whose schedule carries the monotonic modifier (1 << 29), or a runtime loop whose ICV
  * says monotonic, is scheduled with lf_loop_set_monotonic (no chunk taken from another
- * member's lease or block: each thread's chunks come in increasing order); the others may use
- * leases and, for fixed sizes, one block per member.
+ * member's loan or block: each thread's chunks come in increasing order); the others may use
+ * loans and, for fixed sizes, one block per member.
  *
  * Teams.  libomp gives a library no memory that a team's members alone share for one loop (as
  * libgomp's work share does), so the members meet as `#pragma omp single copyprivate` makes
- * them meet: thread 0 leases a handle of the loop's call site and team size and broadcasts it,
+ * them meet: thread 0 loans a handle of the loop's call site and team size and broadcasts it,
  * with its bounds, through __kmpc_copyprivate (the ABI of that construct, whose barriers make
  * every member wait for the slowest at the loop's entry).  A member whose bounds differ takes
  * no chunk (reported).  The last member out of the loop (its _next returning 0) gives the
- * lease back.
+ * loan back.
  *
  * Per-thread state.  _next is shared by the loops the shim takes and those it does not, so
  * each thread keeps, per nesting level (omp_get_level()), the loop it is in if that loop is
@@ -214,7 +214,7 @@ static ull trip_incl(bool ahead, ull d, ull step)
 
 /* What every member's team receives from thread 0 at a loop's entry. */
 struct meet {
-    lf_omp_lease *lease;
+    lf_omp_loan *loan;
     struct lf__shim_bounds bounds;
 };
 
@@ -265,13 +265,13 @@ static bool take(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, ull lb, ull ub, 
     if (nthreads > 1) {
         kmp_int32 didit = s->tid == 0;
         if (didit)
-            m.lease = lf_omp_lease_get(site, lf__kmp_cfg.spec[e], nthreads);
-        /* Its barriers order thread 0's lease before every member's use of it. */
+            m.loan = lf_omp_loan_get(site, lf__kmp_cfg.spec[e], nthreads);
+        /* Its barriers order thread 0's loan before every member's use of it. */
         real.__kmpc_copyprivate(loc, gtid, sizeof m, &m, copy_meet, didit);
     } else {
-        m.lease = lf_omp_lease_get(site, lf__kmp_cfg.spec[e], 1);
+        m.loan = lf_omp_loan_get(site, lf__kmp_cfg.spec[e], 1);
     }
-    lf__shim_join(&lf__kmp_cfg, s, site, m.lease, memcmp(&m.bounds, &mine, sizeof mine) == 0);
+    lf__shim_join(&lf__kmp_cfg, s, site, m.loan, memcmp(&m.bounds, &mine, sizeof mine) == 0);
     nours++;
     return true;
 }

@@ -3,12 +3,12 @@
  * OpenMP gives a team no identity a library can read: two teams opened at
  * the same time by two pthreads have the same size, level and ancestor
  * thread numbers.  So a team is never looked up by such a key.  Instead each
- * execution of a loop leases a handle for itself: one member takes an idle
+ * execution of a loop loans a handle for itself: one member takes an idle
  * handle from the call site's pool (or makes one) and hands it to the
  * others through storage that OpenMP gives that team alone, for that loop
  * alone:
  *   - libgomp: the zeroed block GOMP_loop_start(..., mem) returns for a work
- *     share (the members meet there without a barrier: lf_omp_team_lease,
+ *     share (the members meet there without a barrier: lf_omp_team_loan,
  *     lf_omp_meet);
  *   - any other runtime: `#pragma omp single copyprivate` in the header.
  * The last member out gives the handle back (lf_omp_exit), so a handle is
@@ -18,9 +18,9 @@
  * A site keeps one pool per (schedule spec, team size), under a mutex that
  * is never on a chunk's path.  At most SITE_POOLS pools live per site: a
  * program that builds a new spec string for every loop recycles the least
- * recently used idle pool instead of growing without bound.  Most leases
+ * recently used idle pool instead of growing without bound.  Most loans
  * take no lock at all: the last member out of a loop parks its handle in
- * one of the site's few hot entries, and the next lessee of the same spec
+ * one of the site's few hot entries, and the next borrower of the same spec
  * and team size takes it from there with an exchange (a team running
  * back-to-back nowait loops holds two or three handles in turn, its
  * members being a loop or two apart).
@@ -42,19 +42,19 @@
 
 /* Pools a site keeps before it recycles idle ones (distinct specs x team sizes). */
 #define SITE_POOLS 16
-/* Handles a pool has in loops at once before a lessee waits for one to come
+/* Handles a pool has in loops at once before a borrower waits for one to come
  * back.  Members of a team drift apart over back-to-back nowait loops (one
- * preempted, the others run on), and each loop the leaders open leases a
+ * preempted, the others run on), and each loop the leaders open loans a
  * handle: without a bound a lag of thousands of loops made thousands of
  * handles.  The ones behind never wait for the leaders, so they return
  * handles and the wait ends; sibling teams beyond this many at one site
  * wait their turn the same way. */
-#define POOL_LEASED_MAX 32
+#define POOL_LOANED_MAX 32
 
 /* Hot entries per site (one cache line of pointers). */
 #define SITE_HOT 4
 /* (spec, team size) pairs a site remembers whether they run without a
- * handle; others lease one. */
+ * handle; others loan one. */
 #define SITE_LIGHT 4
 
 /* Whether the loops of (spec, team size) at a site run without a handle
@@ -68,7 +68,7 @@ struct light_entry {
      * meets here, and whoever comes first decides from what the site's
      * DEALT executions measured (tiny_ns: one worker's time per iteration, a
      * double's bits; tiny_runs: tiny executions in a row) whether the
-     * execution runs tiny, without a handle, or leases one for all, which
+     * execution runs tiny, without a handle, or loans one for all, which
      * runs its selection's plan (lf__exec_tiny_due).
      * The two counts are written by each execution's decider, so they sit
      * on a line of their own: every member reads the key above at every
@@ -81,13 +81,13 @@ struct light_entry {
 
 /* One leasable handle.  Read by every member at entry: the first line;
  * written by every member at exit: left, on a line of its own. */
-struct lf_omp_lease {
+struct lf_omp_loan {
     lf_loop *loop;
     struct pool *pool;
     struct light_entry *tiny; /* the entry that sent this execution here timed, or NULL */
     int nthreads;
-    lf__au64 handoff; /* leases through lf_omp_lease_get: published by the lessee */
-    struct lf_omp_lease *next_idle;
+    lf__au64 handoff; /* loans through lf_omp_loan_get: published by the borrower */
+    struct lf_omp_loan *next_idle;
     lf__au64 left LF__ALIGNED; /* members that have left the current execution */
 };
 
@@ -97,14 +97,14 @@ struct pool {
     char *spec;         /* NULL: LF_SCHEDULE */
     lf_schedule *sched; /* parsed once; NULL: LF_SCHEDULE */
     int nthreads;
-    int leased; /* handles in a loop now */
-    struct lf_omp_lease *idle;
-    uint64_t used; /* the site's lease count at its latest lease */
+    int loaned; /* handles in a loop now */
+    struct lf_omp_loan *idle;
+    uint64_t used; /* the site's loan count at its latest loan */
 };
 
 struct site_priv {
     /* Idle handles parked by the last member out of a loop, each still
-     * counted as leased by its pool (so the pool is never recycled under
+     * counted as loaned by its pool (so the pool is never recycled under
      * it); NULL entries are free. */
     lf__aptr hot[SITE_HOT] LF__ALIGNED;
     /* struct light_entry pointers, each published once (NULL: free). */
@@ -112,7 +112,7 @@ struct site_priv {
     pthread_mutex_t lock LF__ALIGNED;
     struct pool *pools;
     int npools;
-    uint64_t leases;
+    uint64_t loans;
     int handles;       /* handles made for this site */
     lf__aint reported; /* REPORT_* bits: messages already printed for this site */
 };
@@ -179,11 +179,11 @@ static void report_once(struct lf_site *site, int kind, const char *fmt, ...)
             msg);
 }
 
-/* Free a pool with no leased handle (under the site lock). */
+/* Free a pool with no loaned handle (under the site lock). */
 static void pool_free(struct pool *p)
 {
     while (p->idle) {
-        struct lf_omp_lease *l = p->idle;
+        struct lf_omp_loan *l = p->idle;
         p->idle = l->next_idle;
         lf_loop_destroy(l->loop);
         free(l);
@@ -212,7 +212,7 @@ static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const c
     if (sp->npools >= SITE_POOLS) {
         struct pool **victim = NULL;
         for (struct pool **pp = &sp->pools; *pp; pp = &(*pp)->next)
-            if ((*pp)->leased == 0 && (!victim || (*pp)->used < (*victim)->used))
+            if ((*pp)->loaned == 0 && (!victim || (*pp)->used < (*victim)->used))
                 victim = pp;
         if (victim) {
             struct pool *v = *victim;
@@ -250,9 +250,9 @@ static struct pool *pool_get(struct lf_site *site, struct site_priv *sp, const c
  * handle, so every handle of a site has a name of its own: the site's label
  * for the first, then the label, the team size and the handle's number at
  * the site ("a.c:12/4t#1"). */
-static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *sp, struct pool *p)
+static struct lf_omp_loan *loan_make(struct lf_site *site, struct site_priv *sp, struct pool *p)
 {
-    struct lf_omp_lease *l = aligned_alloc(LF__CACHELINE, sizeof *l);
+    struct lf_omp_loan *l = aligned_alloc(LF__CACHELINE, sizeof *l);
     if (!l)
         out_of_memory(site);
     memset(l, 0, sizeof *l);
@@ -277,7 +277,7 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
                     "own schedule \"%s\" does not parse; auto measures itself "
                     "against guided",
                     site->own);
-    lf__loop_set_leased(l->loop);
+    lf__loop_set_loaned(l->loop);
     l->pool = p;
     l->nthreads = p->nthreads;
     atomic_init(&l->left, 0);
@@ -285,35 +285,35 @@ static struct lf_omp_lease *lease_make(struct lf_site *site, struct site_priv *s
     return l;
 }
 
-/* Whether lease l (owned by the caller) belongs to the pool of (spec,
+/* Whether loan l (owned by the caller) belongs to the pool of (spec,
  * nthreads). */
-static bool lease_fits(const struct lf_omp_lease *l, const char *spec, int nthreads)
+static bool loan_fits(const struct lf_omp_loan *l, const char *spec, int nthreads)
 {
     return same_key(l->pool->spec, l->pool->nthreads, spec, nthreads);
 }
 
-/* Give idle lease l back to its pool's list (under the site lock). */
-static void pool_put(struct lf_omp_lease *l)
+/* Give idle loan l back to its pool's list (under the site lock). */
+static void pool_put(struct lf_omp_loan *l)
 {
     l->next_idle = l->pool->idle;
     l->pool->idle = l;
-    l->pool->leased--;
+    l->pool->loaned--;
 }
 
 /* A hot handle of (spec, nthreads), or NULL.  One that does not fit is
  * parked again, or given back to its pool when its entry was taken
  * meanwhile. */
-static struct lf_omp_lease *hot_take(struct site_priv *sp, const char *spec, int nthreads)
+static struct lf_omp_loan *hot_take(struct site_priv *sp, const char *spec, int nthreads)
 {
     /* No load before the exchange: the line was written by another core,
      * and a read would fetch it once to share and again to write. */
     for (int i = 0; i < SITE_HOT; i++) {
         /* acq_rel: the handle as the last member out of its loop left it
          * (its release in hot_park) happens before our use of it. */
-        struct lf_omp_lease *l = lf__xchgp_acq_rel(&sp->hot[i], NULL);
+        struct lf_omp_loan *l = lf__xchgp_acq_rel(&sp->hot[i], NULL);
         if (!l)
             continue;
-        if (lease_fits(l, spec, nthreads))
+        if (loan_fits(l, spec, nthreads))
             return l;
         void *expect = NULL;
         /* acq_rel: as in hot_park. */
@@ -326,34 +326,34 @@ static struct lf_omp_lease *hot_take(struct site_priv *sp, const char *spec, int
     return NULL;
 }
 
-/* Park idle lease l in a free hot entry; 0 when all are taken. */
-static int hot_park(struct site_priv *sp, struct lf_omp_lease *l)
+/* Park idle loan l in a free hot entry; 0 when all are taken. */
+static int hot_park(struct site_priv *sp, struct lf_omp_loan *l)
 {
     for (int i = 0; i < SITE_HOT; i++) {
         void *expect = NULL;
         /* acq_rel: every member's work in the handle (ordered before us
-         * by lease_leave's count) happens before the next lessee's. */
+         * by loan_leave's count) happens before the next borrower's. */
         if (lf__casp_acq_rel(&sp->hot[i], &expect, l))
             return 1;
     }
     return 0;
 }
 
-/* Lease a handle of (spec, nthreads): a hot one, else from the pool under
+/* Loan a handle of (spec, nthreads): a hot one, else from the pool under
  * the site lock (made when none is idle). */
-static struct lf_omp_lease *lease_take(struct lf_site *site, const char *spec, int nthreads)
+static struct lf_omp_loan *loan_take(struct lf_site *site, const char *spec, int nthreads)
 {
     if (nthreads < 1)
         nthreads = 1;
     struct site_priv *sp = site_priv(site);
-    struct lf_omp_lease *l = hot_take(sp, spec, nthreads);
+    struct lf_omp_loan *l = hot_take(sp, spec, nthreads);
     if (l)
         return l;
     unsigned spins = 0;
     pthread_mutex_lock(&sp->lock);
     struct pool *p = pool_get(site, sp, spec, nthreads);
-    while (!p->idle && p->leased >= POOL_LEASED_MAX) {
-        /* A pool with leases out is never recycled, so p stays valid. */
+    while (!p->idle && p->loaned >= POOL_LOANED_MAX) {
+        /* A pool with loans out is never recycled, so p stays valid. */
         pthread_mutex_unlock(&sp->lock);
         lf__backoff(&spins);
         if ((l = hot_take(sp, spec, nthreads)) != NULL)
@@ -364,38 +364,38 @@ static struct lf_omp_lease *lease_take(struct lf_site *site, const char *spec, i
     if (l)
         p->idle = l->next_idle;
     else
-        l = lease_make(site, sp, p);
-    p->leased++;
-    p->used = ++sp->leases;
+        l = loan_make(site, sp, p);
+    p->loaned++;
+    p->used = ++sp->loans;
     pthread_mutex_unlock(&sp->lock);
     return l;
 }
 
-/* The lease a tiny entry's team met for in lf_omp_light_begin, kept for
- * this member's next call of lf_omp_team_lease or lf_omp_lease_get for
+/* The loan a tiny entry's team met for in lf_omp_light_begin, kept for
+ * this member's next call of lf_omp_team_loan or lf_omp_loan_get for
  * the same site (the loop's entry), so that the team meets once; dropped
  * at lf_omp_enter and at the next lf_omp_light_begin. */
 static _Thread_local struct {
     struct lf_site *site;
-    lf_omp_lease *lease;
-} met_lease;
+    lf_omp_loan *loan;
+} met_loan;
 
-static lf_omp_lease *take_met_lease(struct lf_site *site, int nthreads)
+static lf_omp_loan *take_met_loan(struct lf_site *site, int nthreads)
 {
-    lf_omp_lease *l = met_lease.site == site ? met_lease.lease : NULL;
-    met_lease.site = NULL;
-    met_lease.lease = NULL;
+    lf_omp_loan *l = met_loan.site == site ? met_loan.loan : NULL;
+    met_loan.site = NULL;
+    met_loan.loan = NULL;
     return l && l->nthreads == nthreads ? l : NULL;
 }
 
-lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthreads)
+lf_omp_loan *lf_omp_loan_get(struct lf_site *site, const char *spec, int nthreads)
 {
-    /* The team met in lf_omp_light_begin: its lease (no second lease). */
-    struct lf_omp_lease *l = take_met_lease(site, nthreads);
+    /* The team met in lf_omp_light_begin: its loan (no second loan). */
+    struct lf_omp_loan *l = take_met_loan(site, nthreads);
     if (!l)
-        l = lease_take(site, spec, nthreads);
-    /* Release: the handle as the lessee found it (made, or returned by the
-     * last team) is visible to the members it hands the lease to, whatever
+        l = loan_take(site, spec, nthreads);
+    /* Release: the handle as the borrower found it (made, or returned by the
+     * last team) is visible to the members it hands the loan to, whatever
      * carries the pointer (`omp single copyprivate`, a runtime's own
      * broadcast).  A team of one hands it to nobody; lf_omp_meet publishes
      * by its own CAS. */
@@ -404,23 +404,23 @@ lf_omp_lease *lf_omp_lease_get(struct lf_site *site, const char *spec, int nthre
     return l;
 }
 
-lf_loop *lf_omp_lease_loop(const lf_omp_lease *lease)
+lf_loop *lf_omp_loan_loop(const lf_omp_loan *loan)
 {
-    if (!lease)
+    if (!loan)
         return NULL;
-    /* Acquire: pairs with the lessee's release in lf_omp_lease_get. */
-    (void)lf__load_acquire(&lease->handoff);
-    return lease->loop;
+    /* Acquire: pairs with the borrower's release in lf_omp_loan_get. */
+    (void)lf__load_acquire(&loan->handoff);
+    return loan->loop;
 }
 
-/* The member's part of giving a lease back: the last of the team's members
+/* The member's part of giving a loan back: the last of the team's members
  * finishes the execution (the handle's only count of exits) and returns
  * the handle. */
-static void lease_leave(struct lf_site *site, lf_omp_lease *l)
+static void loan_leave(struct lf_site *site, lf_omp_loan *l)
 {
     /* acq_rel: every member's work in the handle happens before the last
      * one finishes the execution and returns it, and so before the next
-     * lessee's. */
+     * borrower's. */
     if (l->nthreads > 1) { /* a team of one has nobody to count */
         if (lf__fetch_add_acq_rel(&l->left, 1) + 1 < (uint64_t)l->nthreads)
             return;
@@ -447,17 +447,17 @@ static void lease_leave(struct lf_site *site, lf_omp_lease *l)
 
 #define MEET_BUSY ((void *)1)
 
-lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads)
+lf_omp_loan *lf_omp_meet(void *block, struct lf_site *site, const char *spec, int nthreads)
 {
     lf__aptr *slot = block;
     void *cur = lf__loadp_acquire(slot);
     if (cur == NULL) {
         void *expect = NULL;
-        /* acq_rel: the winner alone leases; a loser sees who won. */
+        /* acq_rel: the winner alone loans; a loser sees who won. */
         if (lf__casp_acq_rel(slot, &expect, MEET_BUSY)) {
-            lf_omp_lease *l = lease_take(site, spec, nthreads);
+            lf_omp_loan *l = loan_take(site, spec, nthreads);
             cur = MEET_BUSY;
-            /* acq_rel: publish the lease (its handle is initialised) to the
+            /* acq_rel: publish the loan (its handle is initialised) to the
              * members waiting below. */
             lf__casp_acq_rel(slot, &cur, l);
             return l;
@@ -466,7 +466,7 @@ lf_omp_lease *lf_omp_meet(void *block, struct lf_site *site, const char *spec, i
     }
     unsigned spins = 0;
     while (cur == MEET_BUSY) {
-        lf__wait_brief(&spins); /* the leasing member is taking (or making) a handle */
+        lf__wait_brief(&spins); /* the borrowing member is taking (or making) a handle */
         cur = lf__loadp_acquire(slot);
     }
     return cur;
@@ -490,10 +490,10 @@ static void find_gomp(void)
         gomp_loop_start = NULL;
 }
 
-lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthreads)
+lf_omp_loan *lf_omp_team_loan(struct lf_site *site, const char *spec, int nthreads)
 {
     /* The team met in lf_omp_light_begin already: no second meeting. */
-    struct lf_omp_lease *met = take_met_lease(site, nthreads);
+    struct lf_omp_loan *met = take_met_loan(site, nthreads);
     if (met)
         return met;
     pthread_once(&gomp_once, find_gomp);
@@ -504,7 +504,7 @@ lf_omp_lease *lf_omp_team_lease(struct lf_site *site, const char *spec, int nthr
     void *mem = (void *)(uintptr_t)sizeof(lf__aptr);
     long s, e;
     gomp_loop_start(0, 0, 1, 1 /* GFS_STATIC */, 0, &s, &e, NULL, &mem);
-    lf_omp_lease *l = lf_omp_meet(mem, site, spec, nthreads);
+    lf_omp_loan *l = lf_omp_meet(mem, site, spec, nthreads);
     gomp_loop_end_nowait();
     return l;
 }
@@ -551,7 +551,7 @@ static struct light_entry *light_find(struct lf_site *site, struct site_priv *sp
         lf_schedule *parsed = NULL;
         char err[256];
         const lf_schedule *sched = spec ? NULL : lf_schedule_default();
-        /* A spec that does not parse leases a handle, whose pool reports it. */
+        /* A spec that does not parse loans a handle, whose pool reports it. */
         if (spec && lf_schedule_parse(spec, &parsed, err, sizeof err) == 0)
             sched = parsed;
         pthread_once(&gomp_once, find_gomp);
@@ -586,15 +586,15 @@ struct light_shared {
     lf__au64 next; /* the claim counter */
     lf__au64 key;  /* bounds_key of the first member's bounds */
     /* A tiny entry's decision, by the member whose key was first: NULL
-     * while undecided, RUN_TINY, or the lease the execution runs in. */
-    lf__aptr lease;
+     * while undecided, RUN_TINY, or the loan the execution runs in. */
+    lf__aptr loan;
 };
 #define RUN_TINY ((void *)1)
 
 /* The first member of a tiny entry's team (its bounds' key was first)
  * decides for everyone: a tiny execution (the fixed chunk, counted in the
- * entry), or one in a lease, whose handle is told that it is not tiny and
- * runs the plan its own selection gives (with the split blocks and leases
+ * entry), or one in a loan, whose handle is told that it is not tiny and
+ * runs the plan its own selection gives (with the split blocks and loans
  * that a handle-free instance does not have). */
 static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char *spec,
                          int nthreads, uint64_t n)
@@ -610,7 +610,7 @@ static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char
     lf__store_relaxed(&e->tiny_runs, tiny ? runs + 1 : 0);
     if (tiny)
         return RUN_TINY;
-    lf_omp_lease *l = lease_take(site, spec, nthreads);
+    lf_omp_loan *l = loan_take(site, spec, nthreads);
     l->tiny = e;
     lf__loop_skip_tiny(l->loop);
     return l;
@@ -619,8 +619,8 @@ static void *tiny_decide(struct lf_site *site, struct light_entry *e, const char
 int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int tid, long lo,
                        long hi, long incr, struct lf_omp_light *storage)
 {
-    met_lease.site = NULL;
-    met_lease.lease = NULL;
+    met_loan.site = NULL;
+    met_loan.loan = NULL;
     if (incr == 0 || nthreads < 1 || tid < 0 || tid >= nthreads)
         return 0; /* lf_omp_enter reports what it cannot run */
     struct light_entry *e = light_find(site, site_priv(site), spec, nthreads);
@@ -661,21 +661,21 @@ int lf_omp_light_begin(struct lf_site *site, const char *spec, int nthreads, int
             void *how;
             if (first) {
                 how = tiny_decide(site, e, spec, nthreads, n);
-                /* Release: the lease as its lessee left it (told that this
+                /* Release: the loan as its borrower left it (told that this
                  * execution is not tiny) is visible to the members that read it. */
-                lf__storep_release(&sh->lease, how);
+                lf__storep_release(&sh->loan, how);
             } else {
                 unsigned spins = 0;
                 /* Acquire: pairs with the decider's release. */
-                while ((how = lf__loadp_acquire(&sh->lease)) == NULL)
+                while ((how = lf__loadp_acquire(&sh->loan)) == NULL)
                     lf__wait_brief(&spins); /* the first member decides */
             }
             if (how != RUN_TINY) {
-                /* Timed, in a lease: the work share has done its part. */
+                /* Timed, in a loan: the work share has done its part. */
                 gomp_loop_end_nowait();
                 lt->met = 0;
-                met_lease.site = site;
-                met_lease.lease = how;
+                met_loan.site = site;
+                met_loan.loan = how;
                 return 0;
             }
             /* The decider's chunk, from its trip count: equal bounds,
@@ -718,12 +718,12 @@ static const char *data_fault(const struct lf_data *d, unsigned long n, char *bu
     return buf;
 }
 
-lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long lo, long hi,
+lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_loan *loan, int tid, long lo, long hi,
                       long incr, const struct lf_data *data)
 {
-    lf_loop *loop = lf_omp_lease_loop(lease);
-    met_lease.site = NULL; /* whatever was met for this loop is in use now */
-    met_lease.lease = NULL;
+    lf_loop *loop = lf_omp_loan_loop(loan);
+    met_loan.site = NULL; /* whatever was met for this loop is in use now */
+    met_loan.loan = NULL;
     if (incr == 0) {
         report_once(site, REPORT_INCR,
                     "loop increment 0: no iteration can be stepped to, so the loop does not "
@@ -762,10 +762,10 @@ lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_lease *lease, int tid, long l
     return loop;
 }
 
-void lf_omp_exit(struct lf_site *site, lf_omp_lease *lease, lf_loop *loop, int tid)
+void lf_omp_exit(struct lf_site *site, lf_omp_loan *loan, lf_loop *loop, int tid)
 {
     if (loop)
         lf_loop_end(loop, tid);
-    if (lease)
-        lease_leave(site, lease);
+    if (loan)
+        loan_leave(site, loan);
 }

@@ -434,9 +434,9 @@ void lf__shim_bounds_of(const struct lf__shim_loop *st, struct lf__shim_bounds *
 }
 
 void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site *site,
-                   lf_omp_lease *lease, bool same)
+                   lf_omp_loan *loan, bool same)
 {
-    st->lease = lease;
+    st->loan = loan;
     st->site = site;
     st->refused = !same;
     if (!same)
@@ -444,7 +444,7 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
                 "loopfarm-%s: %s: thread %d entered a loop with other bounds than its team's "
                 "(every member must give the same); it runs none of the loop's iterations\n",
                 s->name, site->file, st->tid);
-    lf_loop *loop = lf_omp_lease_loop(lease);
+    lf_loop *loop = lf_omp_loan_loop(loan);
     int rc = lf_loop_begin(loop, st->tid, 0, (long)st->units, 1);
     if (rc != 0 && rc != -ERANGE) {
         fprintf(stderr, "loopfarm-%s: %s: thread %d could not enter a loop (error %d)\n", s->name,
@@ -471,6 +471,6 @@ bool lf__shim_next(const struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1)
 
 void lf__shim_leave(struct lf__shim_loop *st)
 {
-    lf_omp_exit(st->site, st->lease, st->entered ? st->loop : NULL, st->tid);
+    lf_omp_exit(st->site, st->loan, st->entered ? st->loop : NULL, st->tid);
     st->loop = NULL;
 }

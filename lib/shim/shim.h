@@ -82,7 +82,7 @@ struct lf__shim {
 /* A thread's loop at one nesting level, when the loop is the shim's. */
 struct lf__shim_loop {
     lf_loop *loop; /* NULL: the runtime's loop, or none */
-    lf_omp_lease *lease;
+    lf_omp_loan *loan;
     struct lf_site *site;
     int tid;
     int entry;
@@ -160,11 +160,11 @@ int lf__shim_slot(atomic_uintptr_t *key, atomic_int *ready, uintptr_t want);
 /* The bounds of st, as a team's first member publishes them. */
 void lf__shim_bounds_of(const struct lf__shim_loop *st, struct lf__shim_bounds *b);
 
-/* Join the loop the team leased (lease) at site, with `same` telling whether the member's
+/* Join the loop the team loaned (loan) at site, with `same` telling whether the member's
  * bounds are the team's: begins the lf loop (a member with other bounds takes no chunk,
  * reported) and, under LF_VERBOSE, names the call site the first time it is taken. */
 void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site *site,
-                   lf_omp_lease *lease, bool same);
+                   lf_omp_loan *loan, bool same);
 
 /* The member's next chunk as logical iterations [*j0, *j1) of [0, n); false when the loop
  * is done for it. */
@@ -182,7 +182,7 @@ static inline struct lf__shim_loop *lf__shim_current(struct lf__shim_loop *level
     return &levels[level];
 }
 
-/* The member leaves its loop and gives its part of the lease back; st->loop becomes NULL. */
+/* The member leaves its loop and gives its part of the loan back; st->loop becomes NULL. */
 void lf__shim_leave(struct lf__shim_loop *st);
 
 #endif

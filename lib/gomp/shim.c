@@ -311,7 +311,7 @@ static int decide(int src, ull chunk, ull n, int level, struct lf__shim_loop *st
 /* What a team's members share about one taken loop: the block of the libgomp work share
  * the shim opens for it (zeroed by libgomp, seen by this team's members alone). */
 struct meet_block {
-    void *_Atomic loan;     /* lf_omp_meet's slot: first, pointer-aligned */
+    void *_Atomic loan;      /* lf_omp_meet's slot: first, pointer-aligned */
     atomic_int bounds_state; /* 0, 1: being written, 2: written */
     struct lf__shim_bounds bounds;
 };
@@ -352,7 +352,7 @@ static void enter(int e, struct lf__shim_loop *st, const void *ra)
     int nthreads = omp_get_num_threads();
     st->tid = omp_get_thread_num();
     lf_omp_loan *loan = nthreads > 1 ? lf_omp_meet(mem, site, cfg.spec[e], nthreads)
-                                       : lf_omp_loan_get(site, cfg.spec[e], 1);
+                                     : lf_omp_loan_get(site, cfg.spec[e], 1);
     lf__shim_join(&cfg, st, site, loan, same_bounds(mem, st));
     nours++;
 }

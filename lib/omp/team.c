@@ -718,8 +718,8 @@ static const char *data_fault(const struct lf_data *d, unsigned long n, char *bu
     return buf;
 }
 
-lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_loan *loan, int tid, long lo, long hi,
-                      long incr, const struct lf_data *data)
+lf_loop *lf_omp_enter(struct lf_site *site, lf_omp_loan *loan, int tid, long lo, long hi, long incr,
+                      const struct lf_data *data)
 {
     lf_loop *loop = lf_omp_loan_loop(loan);
     met_loan.site = NULL; /* whatever was met for this loop is in use now */

@@ -16,8 +16,10 @@ case "$runs" in '' | *[!0-9]*)
     exit 2
     ;;
 esac
-lf="$build/tests/startup-time"
+# The installed-style binary, not libtool's wrapper script (which would add a shell's start).
+lf="$build/tests/.libs/startup-time"
 shim="$build/.libs/libloopfarm-gomp.so"
+export LD_LIBRARY_PATH="$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 [ -x "$lf" ] && [ -f "$shim" ] || {
     echo "bench-startup: build $lf (make check) and $shim first" >&2
     exit 1

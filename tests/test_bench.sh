@@ -427,15 +427,17 @@ start_long() {
         i=$((i + 1))
     done
 }
-# Wait (at most 5 s) for $bgpid to end after a signal; its status in $rc.
+# Wait (at most 30 s: under a loaded make -j2 distcheck a round's child can take
+# seconds to reach its next check of the signal) for $bgpid to end after a
+# signal; its status in $rc.
 stop_wait() {
     i=0
-    while kill -0 $bgpid 2>/dev/null && [ $i -lt 100 ]; do
+    while kill -0 $bgpid 2>/dev/null && [ $i -lt 600 ]; do
         ps -o stat= -p $bgpid | grep -q '^Z' && break
         sleep 0.05
         i=$((i + 1))
     done
-    if [ $i -ge 100 ]; then
+    if [ $i -ge 600 ]; then
         fail "lf-bench ignored the signal"
         kill -KILL $bgpid
     fi

@@ -59,7 +59,7 @@ static int tsc_invariant(void)
 {
 #if defined(__x86_64__)
     unsigned a, b, c, d;
-    if (__get_cpuid_max(0x80000000, NULL) >= 0x80000007) {
+    if ((unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x80000007u) {
         __cpuid(0x80000007, a, b, c, d);
         if (d & (1u << 8))
             return 1;

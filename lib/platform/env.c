@@ -35,28 +35,34 @@ struct var {
     const char *fallback; /* why raw is not used, or NULL */
 };
 
+/* One variable's fixed fields; the fields filled on first read start zero. */
+#define VAR(name_, check_, words_, dflt_, forms_)                                                  \
+    {                                                                                              \
+        .name = (name_), .check = (check_), .words = (words_), .dflt = (dflt_), .forms = (forms_)  \
+    }
+
 static struct var vars[LF__ENV_COUNT] = {
-    [LF__ENV_SCHEDULE] = {"LF_SCHEDULE", CHECK_OWNER, NULL, "auto",
-                          "NAME[,PARAM=VALUE...], e.g. dynamic,8 or multi,k=2 (README.md)"},
-    [LF__ENV_REPLACE] = {"LF_REPLACE", CHECK_OWNER, NULL, "unset: LF_SCHEDULE decides",
-                         "kind:spec entries separated by ',' or ';' (doc/gomp-shim.md)"},
-    [LF__ENV_VERBOSE] = {"LF_VERBOSE", CHECK_INT, NULL, "0",
-                         "a whole number: 0 quiet, >= 1 "
-                         "report each loop"},
-    [LF__ENV_TRACE] = {"LF_TRACE", CHECK_OWNER, NULL, "no trace",
-                       "FILE (%p in it becomes the process id)"},
-    [LF__ENV_BIND] = {"LF_BIND", CHECK_OWNER, NULL, "none", "close, spread or none"},
-    [LF__ENV_CLOCK] = {"LF_CLOCK", CHECK_WORDS, "tsc|monotonic", "tsc when invariant",
-                       "tsc or monotonic"},
-    [LF__ENV_FAKE_NUMA] = {"LF_FAKE_NUMA", CHECK_OWNER, NULL, "off: the machine's NUMA nodes",
-                           "N[,lat=NS][,gbps=G] (doc/numa.md)"},
-    [LF__ENV_MPI_SCHEDULE] = {"LF_MPI_SCHEDULE", CHECK_OWNER, NULL, "fac2",
-                              "a schedule as for LF_SCHEDULE, for the rank level of "
-                              "loopfarm/mpi.h loops (doc/mpi.md)"},
-    [LF__ENV_MPI_STAGE_BYTES] = {"LF_MPI_STAGE_BYTES", CHECK_BYTES, NULL, "16M",
-                                 "bytes a rank chunk's fetched input and results may occupy: a "
-                                 "whole number >= 1 with an optional K, M or G (x 1024) "
-                                 "(doc/mpi.md)"},
+    [LF__ENV_SCHEDULE] = VAR("LF_SCHEDULE", CHECK_OWNER, NULL, "auto",
+                             "NAME[,PARAM=VALUE...], e.g. dynamic,8 or multi,k=2 (README.md)"),
+    [LF__ENV_REPLACE] = VAR("LF_REPLACE", CHECK_OWNER, NULL, "unset: LF_SCHEDULE decides",
+                            "kind:spec entries separated by ',' or ';' (doc/gomp-shim.md)"),
+    [LF__ENV_VERBOSE] = VAR("LF_VERBOSE", CHECK_INT, NULL, "0",
+                            "a whole number: 0 quiet, >= 1 "
+                            "report each loop"),
+    [LF__ENV_TRACE] =
+        VAR("LF_TRACE", CHECK_OWNER, NULL, "no trace", "FILE (%p in it becomes the process id)"),
+    [LF__ENV_BIND] = VAR("LF_BIND", CHECK_OWNER, NULL, "none", "close, spread or none"),
+    [LF__ENV_CLOCK] =
+        VAR("LF_CLOCK", CHECK_WORDS, "tsc|monotonic", "tsc when invariant", "tsc or monotonic"),
+    [LF__ENV_FAKE_NUMA] = VAR("LF_FAKE_NUMA", CHECK_OWNER, NULL, "off: the machine's NUMA nodes",
+                              "N[,lat=NS][,gbps=G] (doc/numa.md)"),
+    [LF__ENV_MPI_SCHEDULE] = VAR("LF_MPI_SCHEDULE", CHECK_OWNER, NULL, "fac2",
+                                 "a schedule as for LF_SCHEDULE, for the rank level of "
+                                 "loopfarm/mpi.h loops (doc/mpi.md)"),
+    [LF__ENV_MPI_STAGE_BYTES] = VAR("LF_MPI_STAGE_BYTES", CHECK_BYTES, NULL, "16M",
+                                    "bytes a rank chunk's fetched input and results may occupy: a "
+                                    "whole number >= 1 with an optional K, M or G (x 1024) "
+                                    "(doc/mpi.md)"),
 };
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;

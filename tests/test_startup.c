@@ -3,8 +3,12 @@
  * and the clock's rate is stated by the processor or kernel, or measured
  * in a window of at most CLOCK_MIN_WINDOW (not a 20 ms spin) and made final
  * later while loops run; a calibrating schedule loads the topology before
- * its loop only where bm_i needs it (cores of several kinds).  Runs in a
- * fresh process: no test framework, exit 0 pass, 1 fail. */
+ * its loop only where bm_i needs it (cores of several kinds); PAPI is not
+ * even loaded until counters are asked for.  Runs in a fresh process: no
+ * test framework, exit 0 pass, 1 fail. */
+#include "config.h"
+
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +68,15 @@ int main(void)
     CHECK(run("af", 20000));
     CHECK(lf__topo_loaded() == lf__perf_needs_topo());
     CHECK(!lf__counters_probed());
+#ifdef LF_HAVE_PAPI
+    /* Loops ran; PAPI (and libpfm) are not in the process until counters
+     * are asked for, and are then. */
+    CHECK(dlopen(LF_PAPI_SONAME, RTLD_NOW | RTLD_NOLOAD) == NULL);
+    const char *why = lf__counters_status();
+    CHECK(why && why[0]);
+    if (!strstr(why, "could not be loaded"))
+        CHECK(dlopen(LF_PAPI_SONAME, RTLD_NOW | RTLD_NOLOAD) != NULL);
+#endif
     /* bm_i is the same either way on a machine of one kind. */
     if (!lf__perf_needs_topo()) {
         double bm = lf__perf_bm_self();

@@ -7,14 +7,23 @@
  * PAPI_TOT_CYC and PAPI_TOT_INS, starts and stops it; any failure means
  * "unavailable", silently, with the reason kept for lf-info.  Callers then
  * use CLOCK_THREAD_CPUTIME_ID (lf__thread_cpu_ns) instead.
+ *
+ * libloopfarm does not link PAPI: the probe loads it (dlopen, LF_PAPI_SONAME)
+ * and looks up the functions it calls, so a process that never asks for
+ * counters never loads PAPI and libpfm (their relocations are most of a
+ * short program's start-up).  A library that cannot be loaded, or lacks a
+ * function, is one more reason for "unavailable".
  */
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifdef LF_HAVE_PAPI
+#include <dlfcn.h>
 #include <papi.h>
 #endif
 
@@ -28,6 +37,67 @@ static int counters_ok;
 static char counters_why[256];
 
 #ifdef LF_HAVE_PAPI
+/* The PAPI functions used, looked up in the loaded library by the probe;
+ * read only after it (counters_ok implies all are set). */
+static struct {
+    int (*library_init)(int);
+    int (*thread_init)(unsigned long (*)(void));
+    int (*num_cmp_hwctrs)(int);
+    int (*create_eventset)(int *);
+    int (*add_event)(int, int);
+    int (*cleanup_eventset)(int);
+    int (*destroy_eventset)(int *);
+    int (*start)(int);
+    int (*stop)(int, long long *);
+    int (*read)(int, long long *);
+    int (*register_thread)(void);
+    int (*unregister_thread)(void);
+    char *(*strerror)(int);
+} papi;
+
+/* Load the library and fill papi; 0, or -1 with the reason in counters_why. */
+static int papi_load(void)
+{
+    void *h = dlopen(LF_PAPI_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(counters_why, sizeof counters_why, "PAPI (%s) could not be loaded (%s): " FALLBACK,
+                 LF_PAPI_SONAME, e ? e : "no reason given");
+        return -1;
+    }
+    static const struct {
+        const char *name;
+        size_t off;
+    } fns[] = {
+#define FN(f, n) {n, offsetof(__typeof__(papi), f)}
+        FN(library_init, "PAPI_library_init"),
+        FN(thread_init, "PAPI_thread_init"),
+        FN(num_cmp_hwctrs, "PAPI_num_cmp_hwctrs"),
+        FN(create_eventset, "PAPI_create_eventset"),
+        FN(add_event, "PAPI_add_event"),
+        FN(cleanup_eventset, "PAPI_cleanup_eventset"),
+        FN(destroy_eventset, "PAPI_destroy_eventset"),
+        FN(start, "PAPI_start"),
+        FN(stop, "PAPI_stop"),
+        FN(read, "PAPI_read"),
+        FN(register_thread, "PAPI_register_thread"),
+        FN(unregister_thread, "PAPI_unregister_thread"),
+        FN(strerror, "PAPI_strerror"),
+#undef FN
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        void *f = dlsym(h, fns[i].name);
+        if (!f) {
+            snprintf(counters_why, sizeof counters_why, "PAPI (%s) has no %s: " FALLBACK,
+                     LF_PAPI_SONAME, fns[i].name);
+            dlclose(h);
+            return -1;
+        }
+        memcpy((char *)&papi + fns[i].off, &f, sizeof f);
+    }
+    return 0; /* the library stays loaded for the life of the process */
+}
+
 /* The calling thread's event set, PAPI_NULL until lf__counters_start. */
 static __thread int thread_eventset = -1; /* PAPI_NULL is -1 */
 static __thread int thread_running;
@@ -43,37 +113,39 @@ static int make_eventset(int *es, const char **step)
 {
     int rc;
     *es = PAPI_NULL;
-    if ((rc = PAPI_create_eventset(es)) != PAPI_OK) {
+    if ((rc = papi.create_eventset(es)) != PAPI_OK) {
         *step = "PAPI_create_eventset";
         return rc;
     }
-    if ((rc = PAPI_add_event(*es, PAPI_TOT_CYC)) != PAPI_OK) {
+    if ((rc = papi.add_event(*es, PAPI_TOT_CYC)) != PAPI_OK) {
         *step = "PAPI_TOT_CYC";
-    } else if ((rc = PAPI_add_event(*es, PAPI_TOT_INS)) != PAPI_OK) {
+    } else if ((rc = papi.add_event(*es, PAPI_TOT_INS)) != PAPI_OK) {
         *step = "PAPI_TOT_INS";
     } else {
         return PAPI_OK;
     }
-    PAPI_cleanup_eventset(*es);
-    PAPI_destroy_eventset(es);
+    papi.cleanup_eventset(*es);
+    papi.destroy_eventset(es);
     *es = PAPI_NULL;
     return rc;
 }
 
 static void counters_init(void)
 {
-    int rc = PAPI_library_init(PAPI_VER_CURRENT);
+    if (papi_load() != 0)
+        return;
+    int rc = papi.library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT) {
         snprintf(counters_why, sizeof counters_why, "PAPI_library_init failed (%s): " FALLBACK,
-                 rc > 0 ? "version mismatch" : PAPI_strerror(rc));
+                 rc > 0 ? "version mismatch" : papi.strerror(rc));
         return;
     }
-    if ((rc = PAPI_thread_init(self_id)) != PAPI_OK) {
+    if ((rc = papi.thread_init(self_id)) != PAPI_OK) {
         snprintf(counters_why, sizeof counters_why, "PAPI_thread_init failed (%s): " FALLBACK,
-                 PAPI_strerror(rc));
+                 papi.strerror(rc));
         return;
     }
-    int nhw = PAPI_num_cmp_hwctrs(0);
+    int nhw = papi.num_cmp_hwctrs(0);
     if (nhw <= 0) {
         snprintf(counters_why, sizeof counters_why, "PAPI initialised, 0 counters: " FALLBACK);
         return;
@@ -84,17 +156,17 @@ static void counters_init(void)
     long long v[2];
     rc = make_eventset(&es, &step);
     if (rc == PAPI_OK) {
-        if ((rc = PAPI_start(es)) != PAPI_OK)
+        if ((rc = papi.start(es)) != PAPI_OK)
             step = "PAPI_start";
-        else if ((rc = PAPI_stop(es, v)) != PAPI_OK)
+        else if ((rc = papi.stop(es, v)) != PAPI_OK)
             step = "PAPI_stop";
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
+        papi.cleanup_eventset(es);
+        papi.destroy_eventset(&es);
     }
     if (rc != PAPI_OK) {
         snprintf(counters_why, sizeof counters_why,
                  "PAPI initialised, 0 counters: " FALLBACK " (%d listed, but %s: %s)", nhw, step,
-                 PAPI_strerror(rc));
+                 papi.strerror(rc));
         return;
     }
     counters_ok = 1;
@@ -141,11 +213,11 @@ int lf__counters_start(void)
         return 0;
     const char *step;
     if (thread_eventset == PAPI_NULL) {
-        PAPI_register_thread();
+        papi.register_thread();
         if (make_eventset(&thread_eventset, &step) != PAPI_OK)
             return -EIO;
     }
-    if (PAPI_start(thread_eventset) != PAPI_OK)
+    if (papi.start(thread_eventset) != PAPI_OK)
         return -EIO;
     thread_running = 1;
     return 0;
@@ -162,7 +234,7 @@ int lf__counters_read(uint64_t *cycles, uint64_t *instructions)
     long long v[2];
     if (!thread_running)
         return -EINVAL;
-    if (PAPI_read(thread_eventset, v) != PAPI_OK)
+    if (papi.read(thread_eventset, v) != PAPI_OK)
         return -EIO;
     if (cycles)
         *cycles = (uint64_t)v[0];
@@ -183,14 +255,14 @@ int lf__counters_stop(void)
 #ifdef LF_HAVE_PAPI
     long long v[2];
     if (thread_running) {
-        PAPI_stop(thread_eventset, v);
+        papi.stop(thread_eventset, v);
         thread_running = 0;
     }
     if (thread_eventset != PAPI_NULL) {
-        PAPI_cleanup_eventset(thread_eventset);
-        PAPI_destroy_eventset(&thread_eventset);
+        papi.cleanup_eventset(thread_eventset);
+        papi.destroy_eventset(&thread_eventset);
         thread_eventset = PAPI_NULL;
-        PAPI_unregister_thread();
+        papi.unregister_thread();
     }
     return 0;
 #else

@@ -6,11 +6,12 @@
  * &stride, incr, chunk), which narrows [lb, ub] to the thread's range, and one call of
  * __kmpc_for_static_fini at the range's end.  Taken, a loop gives each thread one contiguous
  * range, in thread order as OpenMP's static does, sized in proportion to the thread's speed at
- * the loop's call site, learned from earlier executions: the time from a thread's static_init
- * to its static_fini over the iterations it ran, an exponentially weighted mean per thread with
- * forgetting (LEARN_RATE), so that load that comes and goes is followed.  A site with no history
- * for every thread, or whose threads' speeds differ by less than DEAD_BAND, splits evenly as
- * libomp's balanced static does.
+ * the loop's call site, learned from earlier executions: the time from the execution's common
+ * start (the first member's static_init: a thread let in late by a busy core is slow by that
+ * much) to the thread's static_fini over the iterations it ran, an exponentially weighted mean per
+ * thread with forgetting (LEARN_RATE), so that load that comes and goes is followed.  A site with
+ * no history for every thread, or whose threads' speeds differ by less than DEAD_BAND, splits
+ * evenly as libomp's balanced static does.
  *
  * OpenMP's promise.  Two static loops of one parallel region with the same trip count (and no
  * chunk) give every thread the same iterations; programs with `nowait` pairs depend on it.  So
@@ -72,6 +73,9 @@
 #define DEAD_BAND 0.05
 /* Trip counts one region remembers a split for; further ones split evenly. */
 #define REGION_SPLITS 16
+/* Executions of one trip count in one region whose common start a member can still find: a
+ * member more than this many executions behind its first teammate times from its own start. */
+#define START_RING 4
 /* Times LF_VERBOSE names a site's weights; later changes are not printed. */
 #define VERBOSE_WEIGHTS 8
 
@@ -180,8 +184,14 @@ struct split {
     atomic_ullong key; /* n + 1; 0: free */
     atomic_int ready;  /* weighted and cum are written */
     int weighted;      /* 0: the even split */
+    /* The start of the latest executions of n in the region, the k-th in slot k % START_RING:
+     * the time the first member began it, in ns after the region's born, shifted left by 16
+     * over (k mod 65535) + 1; 0 when no execution wrote the slot. */
+    _Atomic uint64_t start[START_RING];
 };
 struct region {
+    uint64_t key;  /* its entry's key: unique among the process's regions */
+    uint64_t born; /* lf__clock_ns() when its table was made */
     int nthreads;
     struct split split[REGION_SPLITS];
     double cum[]; /* REGION_SPLITS rows of nthreads + 1 cumulative shares */
@@ -367,6 +377,8 @@ static struct region *current_region(int nthreads)
         abort();
     }
     fresh->nthreads = nthreads;
+    fresh->key = pd->value;
+    fresh->born = lf__clock_ns();
     /* acq_rel: publishes the zeroed table; a loser reads the winner's. */
     if (atomic_compare_exchange_strong_explicit(&regions[i].region, &r, fresh, memory_order_acq_rel,
                                                 memory_order_acquire))
@@ -496,9 +508,12 @@ static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum
 }
 
 /* The region's split of n (weights in cum, P + 1 of them), fixed by the first member to get
- * here with site s's weights; false for the even split (no history, no region, table full). */
-static bool region_split(struct region *r, struct wsite *s, int P, ull n, const double **cum)
+ * here with site s's weights; false for the even split (no history, no region, table full).
+ * *at is the split's index in the region, or -1 when it has none. */
+static bool region_split(struct region *r, struct wsite *s, int P, ull n, const double **cum,
+                         int *at)
 {
+    *at = -1;
     if (!r || r->nthreads != P)
         return false;
     size_t h = (size_t)((n * 0x9E3779B97F4A7C15ULL) >> 40) % REGION_SPLITS;
@@ -517,6 +532,7 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
                 /* Release: weighted and the row are written before a member reads them. */
                 atomic_store_explicit(&sp->ready, 1, memory_order_release);
                 *cum = row;
+                *at = (int)i;
                 return sp->weighted;
             }
             k = zero;
@@ -527,6 +543,7 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
             while (!atomic_load_explicit(&sp->ready, memory_order_acquire))
                 lf__wait_brief(&spins);
             *cum = row;
+            *at = (int)i;
             return sp->weighted;
         }
     }
@@ -544,6 +561,44 @@ struct timing {
 };
 static LF__SHIM_TLS struct timing timing[LF__SHIM_LEVELS];
 
+/* Per thread and nesting level: how many executions of each of its region's splits the thread
+ * has begun (the k of the next one), for the region keyed region. */
+struct begun {
+    uint64_t region;
+    uint32_t count[REGION_SPLITS];
+};
+static LF__SHIM_TLS struct begun begun[LF__SHIM_LEVELS];
+
+/* The common start of this member's next execution of split at in region r: the time the first
+ * member began it (now, when that is this member).  A member's time is measured from there, not
+ * from its own start: a thread that a busy core lets in late is slow by that much, although
+ * it then runs its range at full speed.  A member that finds its slot taken by a later
+ * execution (it is START_RING or more behind) starts from now. */
+static uint64_t common_start(struct region *r, int at, int level, uint64_t now)
+{
+    struct begun *b = &begun[level];
+    if (b->region != r->key) {
+        memset(b, 0, sizeof *b);
+        b->region = r->key;
+    }
+    uint32_t k = b->count[at]++;
+    uint64_t tag = (uint64_t)(k % 65535u) + 1, rel = now > r->born ? now - r->born : 0;
+    if (rel >> 48)
+        return now; /* a region of more than 78 hours: no room for its time */
+    _Atomic uint64_t *w = &r->split[at].start[k % START_RING];
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    for (;;) {
+        if ((cur & 0xffff) == tag)
+            return r->born + (cur >> 16);
+        if (cur && (uint16_t)((cur & 0xffff) - tag) < 0x8000u)
+            return now; /* a later execution wrote the slot */
+        /* Relaxed: the word carries the time itself; nothing else is published with it. */
+        if (atomic_compare_exchange_weak_explicit(w, &cur, (rel << 16) | tag, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return now;
+    }
+}
+
 /* The loop with n iterations (n < 2^64 - 1) of kind sched from ra, if taken: member t's range
  * [*j0, *j1); false when libomp keeps it.  Every member of a team answers alike. */
 static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t *j1)
@@ -560,13 +615,15 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
     struct wsite *s = site_of(ra, P);
     const double *cum = NULL;
     struct region *r = current_region(P);
-    if (!region_split(r, s, P, n, &cum))
+    int at;
+    if (!region_split(r, s, P, n, &cum, &at))
         cum = NULL;
     lf__deal_block(n, P, t, cum != NULL, cum ? cum[t] : 0, cum ? cum[t + 1] : 0, j0, j1);
     if (r)
         region_used(r);
     timing[level] = (struct timing){.site = s, .tid = t, .iters = *j1 - *j0};
-    timing[level].t0 = lf__clock_ns();
+    uint64_t now = lf__clock_ns();
+    timing[level].t0 = at >= 0 ? common_start(r, at, level, now) : now;
     return true;
 }
 

@@ -29,7 +29,13 @@
 #   --from   run nothing: summarise (and with --plot draw) a matrix.csv that
 #            an earlier run wrote, e.g. a committed one under doc/results/
 # Besides the summaries, OUTDIR gets headline.md: lf:auto and every peer row
-# (libgomp, libomp, LB4OMP, oneTBB) as the rows of README.md's headline table.
+# (libgomp, libomp, LB4OMP, oneTBB) as the rows of README.md's headline table,
+# and cells.txt: per cell, lf:auto against the best row by efficiency and by
+# time, beside the cell's A/A ratio: every run ends with a second copy of its
+# first schedule (LF_MATRIX_AA names another; "none" leaves it out), and the
+# ratio of the two copies' median times is what a percent means in that cell.
+# A cell where auto's difference to the best is within that A/A ratio is
+# marked "noise", not a win or a loss.
 # LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
 # scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph", or
 # kernel/grain for one cell size, e.g. "spin/20"; "spin/500 spin/50000"
@@ -45,7 +51,7 @@ threads=$(nproc)
 scale=1
 plot=0
 from=
-usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -83,6 +89,8 @@ all=$all,lf:dynamic,lf:guided,lf:fac2,lf:af,lf:awf-b,lf:multi,lf:dealdyn
 # the default, and factoring with leases (the hostage case of issue 17)
 all=$all,lf:auto,lf:fac2,lease=on,lf:af,lease=on
 scheds=${LF_MATRIX_SCHEDULES:-$all}
+aa=${LF_MATRIX_AA:-${scheds%%,[a-z]*:*}}
+[ "$aa" = none ] || scheds=$scheds,$aa
 
 # kernel grain n: sized so T1 is ~200 ms (a 2-thread loop ~100-150 ms).
 configs="spin 20 10000000
@@ -138,14 +146,20 @@ import csv, math, os, subprocess, sys
 
 path, out, plot = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 rows = list(csv.DictReader(open(path)))
-cells, scheds, at = [], [], {}
+# A schedule's second row in a cell is the cell's A/A row (the run's last
+# schedule, a copy of an earlier one); it is kept apart from the ranking.
+cells, scheds, at, aa = [], [], {}, {}
 for r in rows:
     cell = "%s/%s/%s" % (r["kernel"], r["grain"], r["scenario"])
     if cell not in cells:
         cells.append(cell)
     if r["schedule"] not in scheds:
         scheds.append(r["schedule"])
-    at[cell, r["schedule"]] = r
+    if (cell, r["schedule"]) in at:
+        aa[cell] = (at[cell, r["schedule"]], r)
+    else:
+        at[cell, r["schedule"]] = r
+rows = [r for c in cells for s in scheds if (c, s) in at for r in [at[c, s]]]
 
 def runtime(s):
     return s.split(":")[0]
@@ -206,6 +220,38 @@ for c in cells:
 open(os.path.join(out, "lf-vs-peers.txt"), "w").write("\n".join(lines) + "\n")
 print()
 print("\n".join(lines))
+
+# cells.txt: lf:auto in each cell against the best row by efficiency (each
+# against its own process's T1) and by median time, and the cell's A/A
+# ratio (the copy's median time / the first's). Verdict: "best" when auto
+# is the best row by time, "noise" when its time ratio to the best lies
+# within the A/A ratio's distance from 1, else "loss"; "-" without an A/A row.
+if any((c, "lf:auto") in at for c in cells):
+    lines = ["lf:auto per cell: vs the best row by efficiency and by time, beside the A/A ratio",
+             "%-26s %8s %-22s %8s %-22s %8s %s" % ("cell", "eff_vs_b", "best by efficiency",
+                                                   "time_vs_b", "best by time", "A/A", "verdict")]
+    verdicts = {}
+    for c in cells:
+        if (c, "lf:auto") not in at:
+            continue
+        mine = at[c, "lf:auto"]
+        be = max((float(at[c, s]["efficiency"]), s) for s in scheds if (c, s) in at)
+        bt = min((float(at[c, s]["median_s"]), s) for s in scheds if (c, s) in at)
+        ev = float(mine["efficiency"]) / be[0]
+        tv = bt[0] / float(mine["median_s"])  # <= 1; 1 when auto is fastest
+        if c in aa:
+            a = float(aa[c][1]["median_s"]) / float(aa[c][0]["median_s"])
+            band = abs(math.log(a))
+            v = "best" if bt[1] == "lf:auto" else "noise" if -math.log(tv) <= band else "loss"
+            astr = "%8.3f" % a
+        else:
+            v, astr = "-", "%8s" % "-"
+        verdicts[v] = verdicts.get(v, 0) + 1
+        lines.append("%-26s %8.3f %-22s %8.3f %-22s %s %s" % (c, ev, be[1], tv, bt[1], astr, v))
+    lines.append("verdicts: " + ", ".join("%s %d" % kv for kv in sorted(verdicts.items())))
+    open(os.path.join(out, "cells.txt"), "w").write("\n".join(lines) + "\n")
+    print()
+    print("\n".join(lines))
 
 # headline.md: the rows of README.md's headline table, lf:auto first, then
 # every peer row in the order of the run; each with the geometric mean and

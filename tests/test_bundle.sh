@@ -54,7 +54,10 @@ fi
 if (cd "$tmp" && LF_MATRIX_KERNELS=spin/500 LF_MATRIX_SCENARIOS=dedicated \
     LF_MATRIX_SCHEDULES=omp:static,lf:auto ./b/run.sh matrix --quick -o m) >"$tmp/m.out" 2>&1; then
     got=$(awk -F, 'NR > 1 { printf "%s/%s ", $1, $3 }' "$tmp/m/matrix.csv")
-    [ "$got" = "spin/500 spin/500 " ] || fail "run.sh matrix, LF_MATRIX_KERNELS=spin/500: rows '$got'"
+    # two schedules and the A/A copy of the first
+    [ "$got" = "spin/500 spin/500 spin/500 " ] || fail "run.sh matrix, LF_MATRIX_KERNELS=spin/500: rows '$got'"
+    grep -q "^spin/500/dedicated .* \(best\|noise\|loss\)$" "$tmp/m/cells.txt" ||
+        fail "run.sh matrix: cells.txt has no verdict for spin/500/dedicated: $(cat "$tmp/m/cells.txt")"
     [ -s "$tmp/m/summary.txt" ] || fail "run.sh matrix: no summary.txt"
 else
     fail "run.sh matrix --quick: $(cat "$tmp/m.out")"

@@ -4,8 +4,8 @@
  * in a window of at most CLOCK_MIN_WINDOW (not a 20 ms spin) and made final
  * later while loops run; a calibrating schedule loads the topology before
  * its loop only where bm_i needs it (cores of several kinds); PAPI is not
- * even loaded until counters are asked for.  Runs in a fresh process: no
- * test framework, exit 0 pass, 1 fail. */
+ * even loaded until counters are asked for, nor hwloc until a topology is.  Runs in a fresh
+ * process: no test framework, exit 0 pass, 1 fail. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -39,6 +39,10 @@ int main(void)
     CHECK(run("dynamic,4", 10000));
     CHECK(!lf__topo_loaded());
     CHECK(!lf__counters_probed());
+#ifdef LF_HAVE_HWLOC
+    /* Nor is hwloc (and libudev) in the process before a topology is needed. */
+    CHECK(dlopen(LF_HWLOC_SONAME, RTLD_NOW | RTLD_NOLOAD) == NULL);
+#endif
     if (lf__clock.use_tsc) {
         /* Stated rates are final at once; a measured one waited for at
          * most the short window (0.2 ms), never a 20 ms calibration. */
@@ -83,5 +87,11 @@ int main(void)
         (void)lf__topo();
         CHECK(bm == lf__perf_bm_self());
     }
+#ifdef LF_HAVE_HWLOC
+    /* A topology loads hwloc; one from hwloc says so in its source. */
+    (void)lf__topo();
+    if (strstr(lf__topo()->source, "hwloc (API"))
+        CHECK(dlopen(LF_HWLOC_SONAME, RTLD_NOW | RTLD_NOLOAD) != NULL);
+#endif
     return plain_failures ? 1 : 0;
 }

@@ -121,6 +121,10 @@ int lf__counters_probed(void);
 int lf__counters_available(void);
 /* One line for lf-info: which counters are used, or why none are. */
 const char *lf__counters_status(void);
+
+/* Load hwloc (lib/platform/hwloc-load.c) once; 0, or -1 with *why (when why
+ * is not NULL) naming the reason.  Only with LF_HAVE_HWLOC. */
+int lf__hwloc_load(const char **why);
 /* Start counting on the calling thread (idempotent).  0, or -ENOTSUP when
  * counters are unavailable, or -EIO when PAPI refuses this thread. */
 int lf__counters_start(void);

@@ -7,6 +7,7 @@ LF_CORE_SOURCES += \
 	lib/platform/env.h \
 	lib/platform/env.c \
 	lib/platform/topo.c \
+	lib/platform/hwloc-load.c \
 	lib/platform/numa.h \
 	lib/platform/numa.c \
 	lib/platform/counters.c

@@ -93,8 +93,12 @@ static void rank_kinds(int n)
 }
 
 /* Fill topo_info and the binding orders from a loaded topology; 0 on success. */
-static int load_hwloc(void)
+static int load_hwloc(const char **why)
 {
+    *why = "hwloc topology failed to load";
+    if (lf__hwloc_load(why) != 0)
+        return -1;
+    *why = "hwloc topology failed to load";
     if (hwloc_topology_init(&topo) != 0)
         return -1;
     if (hwloc_topology_load(topo) != 0) {
@@ -222,8 +226,9 @@ static void load_sysconf(const char *why)
 static void topo_init(void)
 {
 #ifdef LF_HAVE_HWLOC
-    if (load_hwloc() != 0)
-        load_sysconf("hwloc topology failed to load");
+    const char *why;
+    if (load_hwloc(&why) != 0)
+        load_sysconf(why);
 #else
     load_sysconf("built without hwloc");
 #endif

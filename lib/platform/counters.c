@@ -18,12 +18,10 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #ifdef LF_HAVE_PAPI
-#include <dlfcn.h>
 #include <papi.h>
 #endif
 
@@ -39,63 +37,45 @@ static char counters_why[256];
 #ifdef LF_HAVE_PAPI
 /* The PAPI functions used, looked up in the loaded library by the probe;
  * read only after it (counters_ok implies all are set). */
+#define PAPI_FNS(X)                                                                                \
+    X(PAPI_library_init)                                                                           \
+    X(PAPI_thread_init)                                                                            \
+    X(PAPI_num_cmp_hwctrs)                                                                         \
+    X(PAPI_create_eventset)                                                                        \
+    X(PAPI_add_event)                                                                              \
+    X(PAPI_cleanup_eventset)                                                                       \
+    X(PAPI_destroy_eventset)                                                                       \
+    X(PAPI_start)                                                                                  \
+    X(PAPI_stop)                                                                                   \
+    X(PAPI_read)                                                                                   \
+    X(PAPI_register_thread)                                                                        \
+    X(PAPI_unregister_thread)                                                                      \
+    X(PAPI_strerror)
+
+#define FIELD(f) __typeof__(&f) f;
 static struct {
-    int (*library_init)(int);
-    int (*thread_init)(unsigned long (*)(void));
-    int (*num_cmp_hwctrs)(int);
-    int (*create_eventset)(int *);
-    int (*add_event)(int, int);
-    int (*cleanup_eventset)(int);
-    int (*destroy_eventset)(int *);
-    int (*start)(int);
-    int (*stop)(int, long long *);
-    int (*read)(int, long long *);
-    int (*register_thread)(void);
-    int (*unregister_thread)(void);
-    char *(*strerror)(int);
+    PAPI_FNS(FIELD)
 } papi;
+#undef FIELD
 
 /* Load the library and fill papi; 0, or -1 with the reason in counters_why. */
 static int papi_load(void)
 {
-    void *h = dlopen(LF_PAPI_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(counters_why, sizeof counters_why, "PAPI (%s) could not be loaded (%s): " FALLBACK,
-                 LF_PAPI_SONAME, e ? e : "no reason given");
+#define NAME(f) #f,
+    static const char *const names[] = {PAPI_FNS(NAME)};
+#undef NAME
+    void *fns[sizeof names / sizeof names[0]];
+    char why[200];
+    if (lf__dl_open(LF_PAPI_SONAME, names, fns, sizeof names / sizeof names[0], why, sizeof why) !=
+        0) {
+        snprintf(counters_why, sizeof counters_why, "PAPI: %s: " FALLBACK, why);
         return -1;
     }
-    static const struct {
-        const char *name;
-        size_t off;
-    } fns[] = {
-#define FN(f, n) {n, offsetof(__typeof__(papi), f)}
-        FN(library_init, "PAPI_library_init"),
-        FN(thread_init, "PAPI_thread_init"),
-        FN(num_cmp_hwctrs, "PAPI_num_cmp_hwctrs"),
-        FN(create_eventset, "PAPI_create_eventset"),
-        FN(add_event, "PAPI_add_event"),
-        FN(cleanup_eventset, "PAPI_cleanup_eventset"),
-        FN(destroy_eventset, "PAPI_destroy_eventset"),
-        FN(start, "PAPI_start"),
-        FN(stop, "PAPI_stop"),
-        FN(read, "PAPI_read"),
-        FN(register_thread, "PAPI_register_thread"),
-        FN(unregister_thread, "PAPI_unregister_thread"),
-        FN(strerror, "PAPI_strerror"),
-#undef FN
-    };
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
-        void *f = dlsym(h, fns[i].name);
-        if (!f) {
-            snprintf(counters_why, sizeof counters_why, "PAPI (%s) has no %s: " FALLBACK,
-                     LF_PAPI_SONAME, fns[i].name);
-            dlclose(h);
-            return -1;
-        }
-        memcpy((char *)&papi + fns[i].off, &f, sizeof f);
-    }
-    return 0; /* the library stays loaded for the life of the process */
+    size_t i = 0;
+#define SET(f) memcpy(&papi.f, &fns[i++], sizeof fns[0]);
+    PAPI_FNS(SET)
+#undef SET
+    return 0;
 }
 
 /* The calling thread's event set, PAPI_NULL until lf__counters_start. */
@@ -113,19 +93,19 @@ static int make_eventset(int *es, const char **step)
 {
     int rc;
     *es = PAPI_NULL;
-    if ((rc = papi.create_eventset(es)) != PAPI_OK) {
+    if ((rc = papi.PAPI_create_eventset(es)) != PAPI_OK) {
         *step = "PAPI_create_eventset";
         return rc;
     }
-    if ((rc = papi.add_event(*es, PAPI_TOT_CYC)) != PAPI_OK) {
+    if ((rc = papi.PAPI_add_event(*es, PAPI_TOT_CYC)) != PAPI_OK) {
         *step = "PAPI_TOT_CYC";
-    } else if ((rc = papi.add_event(*es, PAPI_TOT_INS)) != PAPI_OK) {
+    } else if ((rc = papi.PAPI_add_event(*es, PAPI_TOT_INS)) != PAPI_OK) {
         *step = "PAPI_TOT_INS";
     } else {
         return PAPI_OK;
     }
-    papi.cleanup_eventset(*es);
-    papi.destroy_eventset(es);
+    papi.PAPI_cleanup_eventset(*es);
+    papi.PAPI_destroy_eventset(es);
     *es = PAPI_NULL;
     return rc;
 }
@@ -134,18 +114,18 @@ static void counters_init(void)
 {
     if (papi_load() != 0)
         return;
-    int rc = papi.library_init(PAPI_VER_CURRENT);
+    int rc = papi.PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT) {
         snprintf(counters_why, sizeof counters_why, "PAPI_library_init failed (%s): " FALLBACK,
-                 rc > 0 ? "version mismatch" : papi.strerror(rc));
+                 rc > 0 ? "version mismatch" : papi.PAPI_strerror(rc));
         return;
     }
-    if ((rc = papi.thread_init(self_id)) != PAPI_OK) {
+    if ((rc = papi.PAPI_thread_init(self_id)) != PAPI_OK) {
         snprintf(counters_why, sizeof counters_why, "PAPI_thread_init failed (%s): " FALLBACK,
-                 papi.strerror(rc));
+                 papi.PAPI_strerror(rc));
         return;
     }
-    int nhw = papi.num_cmp_hwctrs(0);
+    int nhw = papi.PAPI_num_cmp_hwctrs(0);
     if (nhw <= 0) {
         snprintf(counters_why, sizeof counters_why, "PAPI initialised, 0 counters: " FALLBACK);
         return;
@@ -156,17 +136,17 @@ static void counters_init(void)
     long long v[2];
     rc = make_eventset(&es, &step);
     if (rc == PAPI_OK) {
-        if ((rc = papi.start(es)) != PAPI_OK)
+        if ((rc = papi.PAPI_start(es)) != PAPI_OK)
             step = "PAPI_start";
-        else if ((rc = papi.stop(es, v)) != PAPI_OK)
+        else if ((rc = papi.PAPI_stop(es, v)) != PAPI_OK)
             step = "PAPI_stop";
-        papi.cleanup_eventset(es);
-        papi.destroy_eventset(&es);
+        papi.PAPI_cleanup_eventset(es);
+        papi.PAPI_destroy_eventset(&es);
     }
     if (rc != PAPI_OK) {
         snprintf(counters_why, sizeof counters_why,
                  "PAPI initialised, 0 counters: " FALLBACK " (%d listed, but %s: %s)", nhw, step,
-                 papi.strerror(rc));
+                 papi.PAPI_strerror(rc));
         return;
     }
     counters_ok = 1;
@@ -213,11 +193,11 @@ int lf__counters_start(void)
         return 0;
     const char *step;
     if (thread_eventset == PAPI_NULL) {
-        papi.register_thread();
+        papi.PAPI_register_thread();
         if (make_eventset(&thread_eventset, &step) != PAPI_OK)
             return -EIO;
     }
-    if (papi.start(thread_eventset) != PAPI_OK)
+    if (papi.PAPI_start(thread_eventset) != PAPI_OK)
         return -EIO;
     thread_running = 1;
     return 0;
@@ -234,7 +214,7 @@ int lf__counters_read(uint64_t *cycles, uint64_t *instructions)
     long long v[2];
     if (!thread_running)
         return -EINVAL;
-    if (papi.read(thread_eventset, v) != PAPI_OK)
+    if (papi.PAPI_read(thread_eventset, v) != PAPI_OK)
         return -EIO;
     if (cycles)
         *cycles = (uint64_t)v[0];
@@ -255,14 +235,14 @@ int lf__counters_stop(void)
 #ifdef LF_HAVE_PAPI
     long long v[2];
     if (thread_running) {
-        papi.stop(thread_eventset, v);
+        papi.PAPI_stop(thread_eventset, v);
         thread_running = 0;
     }
     if (thread_eventset != PAPI_NULL) {
-        papi.cleanup_eventset(thread_eventset);
-        papi.destroy_eventset(&thread_eventset);
+        papi.PAPI_cleanup_eventset(thread_eventset);
+        papi.PAPI_destroy_eventset(&thread_eventset);
         thread_eventset = PAPI_NULL;
-        papi.unregister_thread();
+        papi.PAPI_unregister_thread();
     }
     return 0;
 #else

@@ -17,9 +17,7 @@
 #include "config.h"
 
 #ifdef LF_HAVE_HWLOC
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <hwloc.h>
@@ -63,26 +61,18 @@ static char load_why[256];
 
 static void load(void)
 {
-    void *h = dlopen(LF_HWLOC_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(load_why, sizeof load_why, "%s could not be loaded (%s)", LF_HWLOC_SONAME,
-                 e ? e : "no reason given");
+#define NAME(f) #f,
+    static const char *const names[] = {HWLOC_FNS(NAME)};
+#undef NAME
+    void *fns[sizeof names / sizeof names[0]];
+    if (lf__dl_open(LF_HWLOC_SONAME, names, fns, sizeof names / sizeof names[0], load_why,
+                    sizeof load_why) != 0)
         return;
-    }
-#define LOOKUP(f)                                                                                  \
-    {                                                                                              \
-        void *p = dlsym(h, #f);                                                                    \
-        if (!p) {                                                                                  \
-            snprintf(load_why, sizeof load_why, "%s has no %s", LF_HWLOC_SONAME, #f);              \
-            dlclose(h);                                                                            \
-            return;                                                                                \
-        }                                                                                          \
-        memcpy(&real.f, &p, sizeof p);                                                             \
-    }
-    HWLOC_FNS(LOOKUP)
-#undef LOOKUP
-    load_rc = 0; /* the library stays loaded for the life of the process */
+    size_t i = 0;
+#define SET(f) memcpy(&real.f, &fns[i++], sizeof fns[0]);
+    HWLOC_FNS(SET)
+#undef SET
+    load_rc = 0;
 }
 
 int lf__hwloc_load(const char **why)

@@ -125,6 +125,12 @@ const char *lf__counters_status(void);
 /* Load hwloc (lib/platform/hwloc-load.c) once; 0, or -1 with *why (when why
  * is not NULL) naming the reason.  Only with LF_HAVE_HWLOC. */
 int lf__hwloc_load(const char **why);
+
+/* Open the library soname (lib/platform/dl.c) and look up its functions
+ * names[0..n-1] into fns; 0, or -1 with the reason in why (whylen bytes) and
+ * the library closed.  Only with LF_HAVE_PAPI or LF_HAVE_HWLOC. */
+int lf__dl_open(const char *soname, const char *const *names, void **fns, size_t n, char *why,
+                size_t whylen);
 /* Start counting on the calling thread (idempotent).  0, or -ENOTSUP when
  * counters are unavailable, or -EIO when PAPI refuses this thread. */
 int lf__counters_start(void);

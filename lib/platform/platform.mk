@@ -8,6 +8,7 @@ LF_CORE_SOURCES += \
 	lib/platform/env.c \
 	lib/platform/topo.c \
 	lib/platform/hwloc-load.c \
+	lib/platform/dl.c \
 	lib/platform/numa.h \
 	lib/platform/numa.c \
 	lib/platform/counters.c

@@ -95,7 +95,6 @@ static void rank_kinds(int n)
 /* Fill topo_info and the binding orders from a loaded topology; 0 on success. */
 static int load_hwloc(const char **why)
 {
-    *why = "hwloc topology failed to load";
     if (lf__hwloc_load(why) != 0)
         return -1;
     *why = "hwloc topology failed to load";

@@ -243,6 +243,24 @@ LF_API int lf_loop_last_numa_stats(const lf_loop *loop, struct lf_loop_numa_stat
  * -EINVAL for a NULL buf or len 0. */
 LF_API int lf_trace_file(long pid, char *buf, size_t len);
 
+/* Append to LF_TRACE one record of a contiguous range that thread ran
+ * outside a loop handle (the shims' static loops): the logical iterations
+ * [lo, hi) of execution instance of the loop named site, run from start_ns
+ * to end_ns (CLOCK_MONOTONIC), under plan (e.g. "static", "weighted").  The
+ * record has the trace's columns, with pieces 1 and from -1; its times
+ * count from the trace's epoch, set when the process first reads LF_TRACE
+ * (its first loop, or its first call of lf_trace_file or lf_trace_range),
+ * and a time before the epoch is written as 0.  One write of
+ * one whole line, so records of threads and processes never interleave
+ * within a line.  0 when written; -ENOENT when LF_TRACE is not set;
+ * -EINVAL for a NULL or empty site or plan, a name holding a comma or a
+ * newline, thread < 0, hi < lo or end_ns < start_ns; -ENAMETOOLONG when the
+ * record exceeds 4096 bytes; -EIO when tracing has stopped (said once, as
+ * for every record). */
+LF_API int lf_trace_range(const char *site, unsigned long long instance, int thread,
+                          unsigned long long lo, unsigned long long hi, unsigned long long start_ns,
+                          unsigned long long end_ns, const char *plan);
+
 /* ---- Preload shims ---- */
 
 /* libloopfarm-gomp and libloopfarm-kmp (not libloopfarm) define

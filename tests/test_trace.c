@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "plain.h"
@@ -140,6 +141,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n%s\n", mine, other);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "--range") == 0) {
+        /* lf_trace_range: two records written, every malformed one refused; times taken
+         * after the trace's epoch (lf_trace_file reads LF_TRACE). */
+        char name[8];
+        (void)lf_trace_file(0, name, sizeof name);
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        unsigned long long now =
+            (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+        if (lf_trace_range("kmp:static@x+0x10", 7, 0, 0, 40, now, now + 500, "static") != 0 ||
+            lf_trace_range("kmp:static@x+0x10", 7, 1, 40, 100, now, now + 900, "weighted") != 0 ||
+            lf_trace_range("a,b", 7, 0, 0, 1, now, now, "static") != -EINVAL ||
+            lf_trace_range("s", 7, 0, 0, 1, now, now, "two\nlines") != -EINVAL ||
+            lf_trace_range(NULL, 7, 0, 0, 1, now, now, "static") != -EINVAL ||
+            lf_trace_range("s", 7, 0, 0, 1, now, now, "") != -EINVAL ||
+            lf_trace_range("s", 7, -1, 0, 1, now, now, "static") != -EINVAL ||
+            lf_trace_range("s", 7, 0, 5, 4, now, now, "static") != -EINVAL ||
+            lf_trace_range("s", 7, 0, 0, 1, now, now - 1, "static") != -EINVAL)
+            return 1;
+        char big[5000];
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = 0;
+        return lf_trace_range(big, 7, 0, 0, 1, now, now, "static") == -ENAMETOOLONG ? 0 : 1;
+    }
     if (argc == 3 && strcmp(argv[1], "--loops") == 0) {
         run("dynamic,1", argv[2], 150000, 2); /* each loop passes the buffer's size */
         return 0;
@@ -169,6 +194,31 @@ int main(int argc, char **argv)
     if (nf)
         fclose(nf);
     CHECK(strcmp(msg, path2) == 0);
+
+    /* lf_trace_range: refused with tracing off; two whole records with tracing on. */
+    if (!getenv("LF_TRACE"))
+        CHECK(lf_trace_range("s", 0, 0, 0, 1, 0, 1, "static") == -ENOENT);
+    snprintf(path, sizeof path, "%s/range.csv", dir);
+    CHECK(wait_ok(spawn(self, path, "--range", "x", NULL)));
+    {
+        FILE *rf = fopen(path, "r");
+        char line[256];
+        unsigned long long lo, hi, t0, t1;
+        int th, rows = 0, ok = 1;
+        CHECK(rf != NULL);
+        CHECK(fgets(line, sizeof line, rf) && strncmp(line, "site,", 5) == 0);
+        while (fgets(line, sizeof line, rf)) {
+            char plan[16];
+            ok &= sscanf(line, "kmp:static@x+0x10,7,%d,%llu,%llu,%llu,%llu,1,-1,%15s", &th, &lo,
+                         &hi, &t0, &t1, plan) == 6;
+            ok &= th == rows && lo == (rows ? 40u : 0u) && hi == (rows ? 100u : 40u);
+            ok &= t1 - t0 == (rows ? 900u : 500u);
+            ok &= strcmp(plan, rows ? "weighted" : "static") == 0;
+            rows++;
+        }
+        fclose(rf);
+        CHECK(ok && rows == 2);
+    }
 
     /* Bounded memory: the child checks its own peak resident size. */
     snprintf(path, sizeof path, "%s/big.csv", dir);

@@ -9,7 +9,9 @@
  * epoch, the number of pieces its body got them in (1 unless the chunk was
  * a lease), the member it was stolen from (-1: claimed from the shared
  * counter), and the execution plan the loop ran under (lf__plan_names:
- * dealt, own, self, tiny; dealt for every schedule but auto).  A schedule that learns a cost
+ * dealt, own, self, tiny; dealt for every schedule but auto; a range from
+ * lf_trace_range names its own, "static" or "weighted" from libloopfarm-kmp's
+ * static loops).  A schedule that learns a cost
  * profile (auto) also appends it, after each loop, to FILE.profile: site,instance,bin,lo,hi,cost,
  * confidence with [lo, hi) the bin's iterations in that loop and cost the
  * time of its iterations relative to the mean.
@@ -49,6 +51,7 @@ static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *trace_path;
 static int verbose_level;
 static uint64_t epoch_ticks;
+static uint64_t epoch_ns; /* lf__clock_ns() at epoch_ticks: the epoch of lf_trace_range's times */
 /* Under trace_lock: the open file, the process that opened it, whether
  * tracing gave up, and the records dropped that were not reported yet. */
 static int trace_fd = -1;
@@ -65,6 +68,7 @@ static void read_env(void)
     verbose_level = lf__env_verbose();
     lf__clock_init();
     epoch_ticks = lf__ticks();
+    epoch_ns = lf__clock_ns();
 }
 
 int lf__trace_enabled(void)
@@ -303,4 +307,38 @@ void lf__trace_profile(struct lf_loop *l, uint64_t instance, uint64_t n,
             trace_give_up("write failed", -rc);
     }
     pthread_mutex_unlock(&trace_lock);
+}
+
+/* A field of a CSV record: not empty, no comma, no line break. */
+static int csv_field_ok(const char *f)
+{
+    return f && *f && !strpbrk(f, ",\n\r");
+}
+
+int lf_trace_range(const char *site, unsigned long long instance, int thread, unsigned long long lo,
+                   unsigned long long hi, unsigned long long start_ns, unsigned long long end_ns,
+                   const char *plan)
+{
+    if (!csv_field_ok(site) || !csv_field_ok(plan) || thread < 0 || hi < lo || end_ns < start_ns)
+        return -EINVAL;
+    if (!lf__trace_enabled())
+        return -ENOENT;
+    char line[4096];
+    unsigned long long t0 = start_ns >= epoch_ns ? start_ns - epoch_ns : 0;
+    unsigned long long t1 = end_ns >= epoch_ns ? end_ns - epoch_ns : 0;
+    int k = snprintf(line, sizeof line, "%s,%llu,%d,%llu,%llu,%llu,%llu,1,-1,%s\n", site, instance,
+                     thread, lo, hi, t0, t1, plan);
+    if (k < 0 || (size_t)k >= sizeof line)
+        return -ENAMETOOLONG;
+    pthread_mutex_lock(&trace_lock);
+    int rc = -EIO;
+    if (trace_open() == 0 && trace_fd >= 0) {
+        rc = write_all(line, (size_t)k);
+        if (rc != 0) {
+            trace_give_up("write failed", -rc);
+            rc = -EIO;
+        }
+    }
+    pthread_mutex_unlock(&trace_lock);
+    return rc;
 }

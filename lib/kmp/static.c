@@ -191,6 +191,7 @@ struct split {
 };
 struct region {
     uint64_t key;  /* its entry's key: unique among the process's regions */
+    uint64_t seq;  /* its number among the regions that had a table (1, 2, ...): LF_TRACE's */
     uint64_t born; /* lf__clock_ns() when its table was made */
     int nthreads;
     struct split split[REGION_SPLITS];
@@ -211,6 +212,7 @@ static struct {
     _Atomic(struct region *) region;
 } regions[REGION_TABLE];
 static _Atomic uint64_t region_ids = 2; /* 0 and 1 (TOMBSTONE) are no keys */
+static _Atomic uint64_t region_seqs;    /* tables made so far */
 
 static size_t region_hash(uint64_t key)
 {
@@ -350,6 +352,9 @@ SHIM_API ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
     ompt_start_tool_result_t *found = next ? next(omp_version, runtime_version) : NULL;
     if (!lf__kmp_cfg.static_weighted)
         return found;
+    /* LF_TRACE's clock starts now, before any static range (its times count from there). */
+    char name[8];
+    (void)lf_trace_file(0, name, sizeof name);
     other = found;
     return &tool;
 }
@@ -378,6 +383,8 @@ static struct region *current_region(int nthreads)
     }
     fresh->nthreads = nthreads;
     fresh->key = pd->value;
+    /* Relaxed: a source of distinct numbers, ordering nothing. */
+    fresh->seq = atomic_fetch_add_explicit(&region_seqs, 1, memory_order_relaxed) + 1;
     fresh->born = lf__clock_ns();
     /* acq_rel: publishes the zeroed table; a loser reads the winner's. */
     if (atomic_compare_exchange_strong_explicit(&regions[i].region, &r, fresh, memory_order_acq_rel,
@@ -556,7 +563,9 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
 struct timing {
     struct wsite *site;
     int tid;
-    ull iters;
+    bool weighted;     /* the split was uneven (LF_TRACE's plan) */
+    ull j0, iters;     /* the range [j0, j0 + iters) */
+    uint64_t instance; /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
     uint64_t t0;
 };
 static LF__SHIM_TLS struct timing timing[LF__SHIM_LEVELS];
@@ -570,11 +579,12 @@ struct begun {
 static LF__SHIM_TLS struct begun begun[LF__SHIM_LEVELS];
 
 /* The common start of this member's next execution of split at in region r: the time the first
- * member began it (now, when that is this member).  A member's time is measured from there, not
- * from its own start: a thread that a busy core lets in late is slow by that much, although
- * it then runs its range at full speed.  A member that finds its slot taken by a later
+ * member began it (now, when that is this member); *k: that execution's number among the
+ * region's executions of the split, the same for every member.  A member's time is measured from
+ * there, not from its own start: a thread that a busy core lets in late is slow by that much,
+ * although it then runs its range at full speed.  A member that finds its slot taken by a later
  * execution (it is START_RING or more behind) starts from now. */
-static uint64_t common_start(struct region *r, int at, int level, uint64_t now)
+static uint64_t common_start(struct region *r, int at, int level, uint64_t now, uint32_t *kout)
 {
     struct begun *b = &begun[level];
     if (b->region != r->key) {
@@ -582,6 +592,7 @@ static uint64_t common_start(struct region *r, int at, int level, uint64_t now)
         b->region = r->key;
     }
     uint32_t k = b->count[at]++;
+    *kout = k;
     uint64_t tag = (uint64_t)(k % 65535u) + 1, rel = now > r->born ? now - r->born : 0;
     if (rel >> 48)
         return now; /* a region of more than 78 hours: no room for its time */
@@ -621,9 +632,13 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
     lf__deal_block(n, P, t, cum != NULL, cum ? cum[t] : 0, cum ? cum[t + 1] : 0, j0, j1);
     if (r)
         region_used(r);
-    timing[level] = (struct timing){.site = s, .tid = t, .iters = *j1 - *j0};
+    struct timing *tm = &timing[level];
+    *tm = (struct timing){
+        .site = s, .tid = t, .weighted = cum != NULL, .j0 = *j0, .iters = *j1 - *j0};
     uint64_t now = lf__clock_ns();
-    timing[level].t0 = at >= 0 ? common_start(r, at, level, now) : now;
+    uint32_t k = 0;
+    tm->t0 = at >= 0 ? common_start(r, at, level, now, &k) : now;
+    tm->instance = at >= 0 ? (r->seq << 32) | k : 0;
     return true;
 }
 
@@ -705,10 +720,13 @@ SHIM_API void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
     int level = lf__kmp_cfg.static_weighted ? omp_get_level() : -1;
     if (level >= 0 && level < LF__SHIM_LEVELS && timing[level].t0) {
         struct timing *tm = &timing[level];
-        uint64_t dt = lf__clock_ns() - tm->t0;
+        uint64_t end = lf__clock_ns(), dt = end - tm->t0;
         struct wsite *s = tm->site;
         if (s && s->slot && tm->iters > 0 && dt > 0)
             learn(&s->slot[tm->tid], (double)dt / (double)tm->iters);
+        /* LF_TRACE: the range as a chunk of its own (-ENOENT, at once, when tracing is off). */
+        lf_trace_range(s ? s->label : "kmp:static@?", tm->instance, tm->tid, tm->j0,
+                       tm->j0 + tm->iters, tm->t0, end, tm->weighted ? "weighted" : "static");
         tm->t0 = 0;
         return;
     }

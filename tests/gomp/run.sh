@@ -125,6 +125,38 @@ else
     echo "PASS [LF_TRACE]: every traced loop of sibling teams has a name and instance of its own"
 fi
 
+# libloopfarm-kmp's static loops under LF_TRACE: each thread's range is a record (plan static
+# or weighted), one per thread of the team of 3, and the ranges of every (site, instance) tile
+# [0, n) in thread order.
+if [ "$abi" = kmp ]; then
+    runs=$((runs + 1))
+    rm -f "$trace"
+    if ! env OMP_NUM_THREADS=3 LD_PRELOAD="$preload" LF_REPLACE=static:weighted LF_TRACE="$trace" \
+        timeout 60 "$top/tests/kmp/k_ws_static" >/dev/null 2>&1; then
+        fails=$((fails + 1))
+        echo "FAIL [LF_TRACE static] k_ws_static did not run"
+    elif ! sort -t, -k1,1 -k2,2n -k4,4n -k3,3n "$trace" | awk -F, -v P=3 '
+        function bad(msg) { print msg; failed = 1; exit 1 }
+        $1 == "site" { next }
+        $1 !~ /^kmp:static@/ || ($10 != "static" && $10 != "weighted") { next }
+        { key = $1 "," $2
+          if (key != prev) {
+              if (prev != "" && cnt != P) bad(prev " has " cnt " ranges, not one per thread")
+              prev = key; at = 0; tid = -1; cnt = 0 }
+          if ($4 != at || ($5 > $4 && $3 <= tid))
+              bad("ranges of " key " overlap, leave a gap or leave thread order at " at)
+          if ($5 > $4) tid = $3
+          at = $5; n++; cnt++ }
+        END { if (failed) exit 1
+              if (prev != "" && cnt != P) bad(prev " has " cnt " ranges, not one per thread")
+              if (n < 50) bad("only " n + 0 " static ranges traced") }'; then
+        fails=$((fails + 1))
+        echo "FAIL [LF_TRACE static] k_ws_static's static ranges"
+    else
+        echo "PASS [LF_TRACE static]: every traced static loop's ranges tile it in thread order"
+    fi
+fi
+
 # schedule(guided) loops keep OpenMP's guided bound under any loopfarm schedule: a chunk
 # claimed when u units were unassigned holds at most ceil(u / threads) of them.
 before=$fails

@@ -64,13 +64,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 /* The runtimes lf-bench compares; this program is one of them. */
-enum runtime { RT_GOMP, RT_LIBOMP, RT_LB4OMP, RT_TBB, RT_COUNT };
+enum runtime { RT_GOMP, RT_LIBOMP, RT_LB4OMP, RT_TBB, RT_KMP, RT_COUNT };
 
 #if defined LF_BENCH_LIBOMP
 #define PROG    "lf-bench-libomp"
@@ -100,6 +101,9 @@ static const struct runtime_desc {
     {"lb4omp:", "lf-bench-lb4omp",
      "configure --with-lb4omp=PREFIX, or a build/lb4omp made by scripts/build-lb4omp.sh"},
     {"tbb:", "lf-bench-tbb", "configure finds oneTBB: apt-get install libtbb-dev"},
+    /* libomp's static loops with libloopfarm-kmp.so preloaded (LF_REPLACE=static:weighted),
+     * switched off (kmp:static) or on (kmp:static,weighted) per row by lf_shim_enable. */
+    {"kmp:", "lf-bench-libomp", "configure finds clang with libomp"},
 };
 
 enum sched_kind { SK_OMP, SK_LF, SK_TBB };
@@ -113,6 +117,7 @@ struct sched {
     char env[64];                    /* non-empty: the runtime takes the schedule from
                                       * OMP_SCHEDULE=env at start-up only; a child of its own */
     int lb4omp_kind;                 /* lb4omp: the kind omp_get_schedule must answer; 0: unknown */
+    int weighted;                    /* kmp: the shim's weighted static (1) or libomp's (0) */
     const char *spec;                /* lf: the spec after the prefix */
     int slot;                        /* lf: which LF_FOR_SCHED call site runs it */
     enum bench_tbb_partitioner part; /* tbb: */
@@ -243,8 +248,16 @@ static void help(void)
         "                                        blocked_range of grain size GRAIN [1]; PART\n"
         "                                        auto | simple | affinity | static (the\n"
         "                                        partitioner; affinity's is kept per row)\n"
-        "                      An item starts at omp:, lf:, libomp:, lb4omp: or tbb: and runs to\n"
-        "                      the next one, so a chunk's comma needs no quoting.  At most %d.\n"
+        "                      kmp:static[,weighted]  a schedule(static) loop under LLVM's libomp\n"
+        "                                        (lf-bench-libomp) with libloopfarm-kmp.so\n"
+        "                                        preloaded, LF_REPLACE=static:weighted: libomp's\n"
+        "                                        even split (kmp:static, the shim switched off)\n"
+        "                                        or the shim's split by measured speed; both\n"
+        "                                        rows run in one child (LF_BENCH_KMP_SHIM: the\n"
+        "                                        shim's path, else found beside the child)\n"
+        "                      An item starts at omp:, lf:, libomp:, lb4omp:, tbb: or kmp: and\n"
+        "                      runs to the next one, so a chunk's comma needs no quoting.  At\n"
+        "                      most %d.\n"
         "                      e.g. --schedules omp:static,omp:dynamic,1,lf:multi,lf:dynamic,8\n"
         "  --reps R          measured rounds after one warm-up round [5]    e.g. --reps 9\n"
         "  --order O         shuffled: every measured round runs the rows in an order of\n"
@@ -551,8 +564,9 @@ static void parse_schedules(struct config *c, char *list)
         char *p = bench_list_next(&rest, prefix_at);
         int rt = prefix_at(p);
         if (rt < 0)
-            usage_error("--schedules: '%s' does not start with omp:, lf:, libomp:, lb4omp: or tbb:",
-                        p);
+            usage_error(
+                "--schedules: '%s' does not start with omp:, lf:, libomp:, lb4omp:, tbb: or kmp:",
+                p);
         if (c->ns == BENCH_MAX_SCHEDS)
             usage_error("--schedules: more than %d schedules", BENCH_MAX_SCHEDS);
         struct sched *s = &c->s[c->ns++];
@@ -562,7 +576,7 @@ static void parse_schedules(struct config *c, char *list)
         strcpy(s->label, p);
         s->rt = (enum runtime)rt;
         s->child = -1;
-        if (c->serve && s->rt != SELF_RT)
+        if (c->serve && s->rt != SELF_RT && !(s->rt == RT_KMP && SELF_RT == RT_LIBOMP))
             usage_error("--schedules: %s is not a schedule of " PROG, p);
         const char *body = p + strlen(runtimes[rt].prefix);
         if (strncmp(p, "lf:", 3) == 0) {
@@ -583,6 +597,15 @@ static void parse_schedules(struct config *c, char *list)
         } else if (rt == RT_LB4OMP) {
             s->kind = SK_OMP;
             parse_lb4omp(s, body);
+        } else if (rt == RT_KMP) {
+            s->kind = SK_OMP;
+            s->okind = omp_sched_static;
+            if (strcmp(body, "static,weighted") == 0)
+                s->weighted = 1;
+            else if (strcmp(body, "static") != 0)
+                usage_error("--schedules: '%s': kmp: takes static (libomp's) or static,weighted "
+                            "(libloopfarm-kmp.so's)",
+                            s->label);
         } else {
             s->kind = SK_OMP;
             parse_omp_kind(s, body);
@@ -898,6 +921,25 @@ static void lf_sites_init(void)
     }
 }
 
+/* Before a kmp: row: libloopfarm-kmp.so's static loops switched on (kmp:static,weighted) or
+ * off (kmp:static, libomp's own) through the lf_shim_enable the preloaded shim defines; exits
+ * when the process has no such shim. */
+static void kmp_shim_switch(const struct sched *s)
+{
+    static int (*enable)(int);
+    if (!enable) {
+        enable = (int (*)(int))dlsym(RTLD_DEFAULT, "lf_shim_enable");
+        if (!enable) {
+            fprintf(stderr,
+                    PROG ": %s: libloopfarm-kmp.so is not preloaded (lf-bench preloads it "
+                         "for kmp: rows)\n",
+                    s->label);
+            exit(1);
+        }
+    }
+    enable(s->weighted);
+}
+
 /* Run the loop once under schedule s; returns its makespan in seconds. */
 static double run_parallel(const struct config *c, const struct bench_kernel *k,
                            const struct sched *s, struct bench_tally *tl)
@@ -906,6 +948,7 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     const long n = k->n;
     const char *spec = s->spec;
     const int slot = s->slot, lf = s->kind == SK_LF, data = k->iter_at != NULL;
+    const int kmp = s->rt == RT_KMP; /* a schedule(static) loop, weighted by the shim or not */
     const uintptr_t in_lo = (uintptr_t)k->xin;
     const size_t in_len = (size_t)k->n * (size_t)k->grain * sizeof(double);
     const long g = k->grain;
@@ -914,10 +957,12 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
     uint64_t tsum = 0;
     double t0 = 0, t1 = 0, twaited = 0;
     data_describe(k, &din);
-    /* The region runs inside an undeferred task whose run-sched-var is the
-     * schedule's: the initial task keeps the value OMP_SCHEDULE gave it,
-     * which is the only way to libomp's static_steal and LB4OMP's
-     * techniques. */
+    if (kmp)
+        kmp_shim_switch(s);
+        /* The region runs inside an undeferred task whose run-sched-var is the
+         * schedule's: the initial task keeps the value OMP_SCHEDULE gave it,
+         * which is the only way to libomp's static_steal and LB4OMP's
+         * techniques. */
 #pragma omp task if (0) shared(truns, titers, tsum, tremote, tstaged, twaited, t0, t1, din)
     {
         if (!lf && !s->env[0])
@@ -932,7 +977,16 @@ static double run_parallel(const struct config *c, const struct bench_kernel *k,
             uint64_t sum = 0;
             double waited = 0;
             bench_bind_thread(sc, t);
-            if (!lf && data) {
+            if (kmp && data) {
+                /* schedule(static) as written: __kmpc_for_static_init, which the shim weights. */
+#pragma omp for schedule(static)
+                for (long i = 0; i < n; i++)
+                    BENCH_DATA_BODY(i, k->xin + i * g);
+            } else if (kmp) {
+#pragma omp for schedule(static)
+                for (long i = 0; i < n; i++)
+                    BENCH_BODY(i);
+            } else if (!lf && data) {
                 /* In place: an omp: loop cannot declare its data. */
                 BENCH_OMP_FOR
                 for (long i = 0; i < n; i++)
@@ -1306,6 +1360,32 @@ static int find_child_program(enum runtime rt, char *path, size_t len)
     return find_program(runtimes[rt].program, path, len);
 }
 
+/* The libloopfarm-kmp.so that kmp: rows preload: $LF_BENCH_KMP_SHIM, else the build tree's
+ * (.libs beside the child's directory) or the installed one (lib beside it); 0 with its path,
+ * -1 when there is none. */
+static int find_kmp_shim(char *path, size_t len)
+{
+    const char *env = getenv("LF_BENCH_KMP_SHIM");
+    if (env && *env) {
+        snprintf(path, len, "%s", env);
+        return access(path, R_OK) == 0 ? 0 : -1;
+    }
+    char prog[4096];
+    if (find_child_program(RT_KMP, prog, sizeof prog) != 0)
+        return -1;
+    char *slash = strrchr(prog, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    static const char *const beside[] = {"../.libs", "../lib"};
+    for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+        int k = snprintf(path, len, "%s/%s/libloopfarm-kmp.so", prog, beside[i]);
+        if (k > 0 && (size_t)k < len && access(path, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 #ifdef BENCH_PARENT
 /* lf-bench --mpi ...: this process becomes lf-bench-mpi (built with
  * libloopfarm-mpi), each rank of `mpirun -np P lf-bench --mpi` alike. */
@@ -1362,6 +1442,14 @@ static void plan_children(struct config *c)
         if (find_child_program(s->rt, path, sizeof path) != 0) {
             fprintf(stderr, PROG ": %s skipped: %s was not built (it is when %s)\n", s->label,
                     runtimes[s->rt].program, runtimes[s->rt].built);
+            s->skip = 1;
+            continue;
+        }
+        if (s->rt == RT_KMP && find_kmp_shim(path, sizeof path) != 0) {
+            fprintf(stderr,
+                    PROG ": %s skipped: no libloopfarm-kmp.so beside %s and LF_BENCH_KMP_SHIM "
+                         "names none\n",
+                    s->label, runtimes[s->rt].program);
             s->skip = 1;
             continue;
         }
@@ -1477,8 +1565,16 @@ static void start_child(const struct config *c, int j, double rate, const struct
         for (int i = 0; i < c->sc.ncores; i++)
             CPU_SET(c->sc.cpus[i], &all);
         sched_setaffinity(0, sizeof all, &all);
-        if (ch->rt != RT_GOMP)
+        if (ch->rt != RT_GOMP && ch->rt != RT_KMP)
             unsetenv("LF_TRACE"); /* it runs no lf: loop */
+        if (ch->rt == RT_KMP) {
+            /* The shim under libomp, taking static loops only (LF_TRACE records their ranges). */
+            char shim[4096];
+            if (find_kmp_shim(shim, sizeof shim) == 0)
+                setenv("LD_PRELOAD", shim, 1);
+            setenv("LF_REPLACE", "static:weighted", 1);
+            unsetenv("LF_SCHEDULE");
+        }
         if (ch->env[0])
             setenv("OMP_SCHEDULE", ch->env, 1);
         if (ch->rt == RT_LB4OMP) {

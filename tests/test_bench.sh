@@ -260,6 +260,7 @@ expect_usage "unknown place of lf-bench's own rows" --own-rows parent
 expect_usage "--procs 0" --procs 0
 expect_usage "--procs above its limit" --procs 9
 expect_usage "unknown T1 of rows" --t1 mine
+expect_usage "kmp: row of a kind the shim does not weight" --schedules kmp:dynamic
 for child in "$libomp" "$lb4omp" "$tbb"; do
     [ -x "$child" ] || continue
     "$child" --kernel spin >/dev/null 2>"$tmp/err"
@@ -508,6 +509,8 @@ pass "background processes die at exit, on SIGINT, SIGTERM and SIGKILL"
 # skips its rows with one line each.
 peers=
 [ -x "$libomp" ] && peers="$peers,libomp:static_steal,libomp:dynamic,2,libomp:guided"
+# schedule(static) under libomp with libloopfarm-kmp.so preloaded: libomp's split and the shim's.
+[ -x "$libomp" ] && [ -f .libs/libloopfarm-kmp.so ] && peers="$peers,kmp:static,kmp:static,weighted"
 lbtechs="static_steal dynamic guided trapezoidal fac2 fac2a fac2b wf awf awf_b awf_c awf_d awf_e af"
 lbtechs="$lbtechs af_a pls tfss mfsc fiss viss rnd,4 auto"
 [ -x "$lb4omp" ] && peers="$peers,lb4omp:af_a,lb4omp:tfss"
@@ -520,7 +523,7 @@ if [ -n "$peers" ]; then
             python3 - "$tmp/p.csv" "omp:dynamic,1,lf:af$peers" "$(nproc)" <<'EOF' || fail "$k: peer rows"
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-want = re.split(r",(?=(?:omp|lf|libomp|lb4omp|tbb):)", sys.argv[2])
+want = re.split(r",(?=(?:omp|lf|libomp|lb4omp|tbb|kmp):)", sys.argv[2])
 assert [r["schedule"] for r in rows] == want, ([r["schedule"] for r in rows], want)
 best = max(float(r["efficiency"]) for r in rows)
 for r in rows:
@@ -573,6 +576,19 @@ else
     fail "missing children: exit status $?: $(cat "$tmp/m.err")"
 fi
 pass "rows of a runtime that was not built are skipped with one line each"
+
+# kmp: rows with no libloopfarm-kmp.so to preload are skipped, saying so.
+if [ -x "$libomp" ]; then
+    if LF_BENCH_KMP_SHIM=/nonexistent/libloopfarm-kmp.so "$bench" --kernel spin --n 2000 \
+        --grain 100 --threads 2 --reps 1 --schedules omp:static,kmp:static,weighted \
+        --format csv >"$tmp/k.csv" 2>"$tmp/k.err"; then
+        grep -q "kmp:static,weighted skipped: no libloopfarm-kmp.so" "$tmp/k.err" &&
+            ! grep -q '"kmp:' "$tmp/k.csv" || fail "kmp: row without a shim: $(cat "$tmp/k.err")"
+    else
+        fail "kmp: row without a shim: $(cat "$tmp/k.err")"
+    fi
+    pass "kmp: rows without a shim to preload are skipped with one line"
+fi
 
 # More than 16 schedules in one run.
 many=omp:static,omp:dynamic,1,omp:dynamic,2,omp:dynamic,3,omp:dynamic,4,omp:guided,omp:guided,2

@@ -3,8 +3,9 @@
  * OpenMP, no loopfarm header.  Run bare it measures libomp's static; preloaded with
  * LF_REPLACE=static:weighted, the shim's.  scripts/bench-static.sh runs the rows in turn.
  *
- * Kernels (each a `parallel for` with no schedule clause, executed --reps times, 200 for the
- * stencil and 100 for the others by default):
+ * Kernels (each a `parallel for` with no schedule clause, executed --reps times, by default 300
+ * for the stencil, 150 for matvec and 100 for irregular, so that a run on two dedicated cores of
+ * the development machine lasts over 100 ms):
  *   stencil    a five-point Jacobi sweep of an N x N grid (rows split among threads);
  *   matvec     a dense N x N matrix-vector product (rows split);
  *   irregular  N iterations whose costs differ along the loop but are the same at every
@@ -41,7 +42,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: lf-kmp-static [--kernel stencil|matvec|irregular] [--loop static|steal]\n"
                "                     [--load dedicated|hog|varying] [--reps R] [--size N]\n"
-               "  Times R executions (default 200 of stencil, 100 of the others) of a static\n"
+               "  Times R executions (default 300 of stencil, 150 of matvec, 100 of irregular:\n"
+               "  each run over 100 ms on a dedicated core pair) of a static\n"
                "  loop with no schedule clause\n"
                "  (--loop steal: schedule(nonmonotonic: dynamic)) and prints the wall time.\n"
                "  Run it bare (libomp's static) and with LD_PRELOAD=libloopfarm-kmp.so\n"
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
     if (!size)
         size = kernel == K_STENCIL ? 1024 : kernel == K_MATVEC ? 1536 : 20000;
     if (!reps)
-        reps = kernel == K_STENCIL ? 200 : 100;
+        reps = kernel == K_STENCIL ? 300 : kernel == K_MATVEC ? 150 : 100;
     long n = size;
     long cells = kernel == K_IRREGULAR ? n : n * n;
     double *a = malloc((size_t)cells * sizeof *a), *b = malloc((size_t)cells * sizeof *b);

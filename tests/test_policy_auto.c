@@ -527,6 +527,69 @@ static void test_selection_abandons_losing_plan(void)
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
 }
 
+/* Run a two-arm selection (arm 0 settles, arm 1 allowed when allow) for execs executions
+ * whose times per iteration are ns[arm]; count each arm's executions. */
+static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], int allow,
+                         unsigned count[2])
+{
+    for (int e = 0; e < execs; e++) {
+        int k = lf__select_next(sel, allow ? 1u << 1 : 0u, 0);
+        CU_ASSERT_FATAL(k == 0 || k == 1);
+        count[k]++;
+        lf__select_book(sel, k, ns[k]);
+    }
+}
+
+/* The selection on its own, as libloopfarm-kmp's static loops use it (arm 0: the even split,
+ * the control that settles; arm 1: the weighted one, allowed only when weights exist): the
+ * control runs the first LF__SEL_SETTLE executions; a challenger that wins its trial is
+ * chosen, one that loses is rerun at gaps that keep its cost within LF__SEL_SHARE; an arm
+ * outside the mask never runs; a chosen arm that slows down is left. */
+static void test_select_two_arms(void)
+{
+    struct lf__select sel = {0};
+    unsigned count[2] = {0};
+    double ns[2] = {100.0, 60.0};
+    run_two_arms(&sel, LF__SEL_SETTLE, ns, 1, count);
+    CU_ASSERT_EQUAL(count[0], LF__SEL_SETTLE);
+    CU_ASSERT_EQUAL(count[1], 0);
+    run_two_arms(&sel, LF__SEL_TRIAL, ns, 1, count);
+    CU_ASSERT_EQUAL(count[1], LF__SEL_TRIAL);
+    CU_ASSERT_EQUAL(sel.chosen, 1); /* won its trial */
+    memset(count, 0, sizeof count);
+    run_two_arms(&sel, 2000, ns, 1, count);
+    CU_ASSERT_EQUAL(sel.chosen, 1);
+    /* The control's reruns cost at most LF__SEL_SHARE of the site's time, plus the first. */
+    double extra = count[0] * (ns[0] - ns[1]);
+    CU_ASSERT(extra <= LF__SEL_SHARE * 2000.0 * ns[1] + 2.0 * LF__SEL_TRIAL * (ns[0] - ns[1]));
+    CU_ASSERT(count[0] >= LF__SEL_TRIAL); /* it was rerun: a change would be noticed */
+
+    /* The challenger loses: abandoned, rerun rarely. */
+    struct lf__select lose = {0};
+    double worse[2] = {100.0, 150.0};
+    memset(count, 0, sizeof count);
+    run_two_arms(&lose, 3000, worse, 1, count);
+    CU_ASSERT_EQUAL(lose.chosen, 0);
+    CU_ASSERT(count[1] * (worse[1] - worse[0]) <=
+              LF__SEL_SHARE * 3000.0 * worse[0] + 2.0 * LF__SEL_TRIAL * (worse[1] - worse[0]));
+
+    /* Not allowed (no weights yet): never run, whatever it measured before. */
+    memset(count, 0, sizeof count);
+    run_two_arms(&sel, 500, ns, 0, count);
+    CU_ASSERT_EQUAL(count[1], 0);
+
+    /* The chosen arm slows down past the other's latest trial: the other takes over. */
+    struct lf__select slow = {0};
+    memset(count, 0, sizeof count);
+    run_two_arms(&slow, 100, ns, 1, count);
+    CU_ASSERT_EQUAL(slow.chosen, 1);
+    double slower[2] = {100.0, 130.0};
+    memset(count, 0, sizeof count);
+    run_two_arms(&slow, 4 * LF__SEL_GAP_MAX, slower, 1, count);
+    CU_ASSERT_EQUAL(slow.chosen, 0);
+    CU_ASSERT(count[0] > count[1]);
+}
+
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
 static void test_units_and_span(void)
 {
@@ -625,6 +688,7 @@ int main(void)
         {"tiny_rule", test_tiny_rule},
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
+        {"select_two_arms", test_select_two_arms},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},

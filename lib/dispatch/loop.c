@@ -363,7 +363,7 @@ static void describe_plans(const struct lf_loop *l, char *buf, size_t len)
     size_t off = (size_t)snprintf(buf, len, "plans");
     for (int k = 0; k < LF__PLAN_TINY && off < len; k++)
         off += (size_t)snprintf(buf + off, len - off, " %s %.4g ns/iter x%lu%s,", lf__plan_names[k],
-                                lf__exec_arm_median(&sel->arm[k]), sel->arm[k].runs,
+                                lf__select_median(&sel->arm[k]), sel->arm[k].runs,
                                 k == sel->chosen ? " (chosen)" : "");
     if (off < len)
         snprintf(buf + off, len - off, " tiny x%lu; %lu switches", l->tiny_done, sel->switches);

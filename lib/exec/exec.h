@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 
+#include "exec/select.h"
 #include "policy/locality.h"
 #include "policy/policy.h"
 
@@ -417,46 +418,8 @@ extern const char *const lf__plan_names[LF__PLANS];
  * chosen plan instead, so that a loop that grew is noticed. */
 #define LF__TINY_RECHECK 32
 
-/* Samples of wall time a candidate keeps (its latest ones). */
-#define LF__SEL_WIN 5
-/* Executions in a row a candidate other than the chosen one runs when it
- * is tried (first, and each rerun): it is judged on their median, so one
- * noisy execution neither makes nor breaks it. */
-#define LF__SEL_TRIAL 3
-/* Executions a site runs DEALT before it tries any other plan: a site that
- * runs only a few times stays on the plan whose first executions were
- * best on their first executions (doc/auto.md). */
-#define LF__SEL_SETTLE 8
-/* A challenger replaces the chosen plan when its median is below the
- * chosen one's by more than this fraction (hysteresis: one noisy
- * execution does not flip the choice). */
-#define LF__SEL_HYST 0.02
-/* Exploration budget per losing candidate: it is tried again after a gap
- * of at least LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time
- * over the chosen plan's, so that its trials cost at most this share of
- * the site's time. */
-#define LF__SEL_SHARE   0.005
-#define LF__SEL_GAP_MIN 4
-#define LF__SEL_GAP_MAX 4096
-
-/* One candidate plan of a call site: its latest normalised times (ns of
- * wall time per iteration), how often it ran, and when it is due again. */
-struct lf__arm {
-    double ns[LF__SEL_WIN];
-    unsigned have, at; /* samples held (<= LF__SEL_WIN); the next one's place */
-    unsigned fresh;    /* samples of the trial in progress (0: none is) */
-    unsigned long runs;
-    unsigned long due; /* the site's booked execution count at which it is rerun */
-    unsigned long gap;
-};
-
-/* A call site's selection between its candidate plans. */
-struct lf__select {
-    struct lf__arm arm[LF__PLANS];
-    int chosen;          /* the plan exploited now (a kind) */
-    unsigned long execs; /* executions booked */
-    unsigned long switches;
-};
+/* The selection between a site's candidate plans: lib/exec/select.h. */
+_Static_assert(LF__PLANS <= LF__SEL_ARMS, "a selection holds an arm for every plan kind");
 
 /* Per worker: ns per iteration, the calibration chunk that was long enough,
  * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
@@ -473,7 +436,7 @@ struct lf__site_mem {
      * execution that was not. */
     double team_ns_per_iter;
     unsigned tiny_runs;
-    struct lf__select sel; /* the choice between the site's plans */
+    struct lf__select sel; /* the choice between the site's plans (arm k: plan kind k) */
 };
 
 /* Whether a fixed-size execution of P workers, n iterations in chunks of
@@ -538,21 +501,12 @@ int lf__exec_plan_chooses(const struct lf__sched *s, int P);
 uint64_t lf__exec_tiny_size(int P, uint64_t n);
 
 /* An execution of n >= 1 iterations under plan p took wall_ns from its
- * first worker's entry to its last worker's exit: book it to p's kind (a
- * no-op unless p->booked) and update the choice.  A challenger whose
- * trial's median beats the chosen plan's by more than LF__SEL_HYST
- * becomes the chosen plan; one that does not is tried again after a gap
- * that doubles each time it loses (from LF__SEL_GAP_MIN), and is at least
- * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions (to LF__SEL_GAP_MAX).  So in steady
- * state a site's time is within about 1 + LF__SEL_HYST of its best
- * candidate's plus LF__SEL_SHARE for each other candidate (doc/auto.md).
- * When the chosen plan's own median rises above another's by the same
- * margin, that one is chosen.  Pure; the caller serialises m. */
+ * first worker's entry to its last worker's exit: book wall_ns / n to p's
+ * kind in the site's selection (a no-op unless p->booked), which updates
+ * the choice by the rule of lib/exec/select.h.  Pure; the caller
+ * serialises m. */
 void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double wall_ns,
                         uint64_t n);
-
-/* The median of a candidate's samples (0 when it has none). */
-double lf__exec_arm_median(const struct lf__arm *a);
 
 /* ---- Cost profile of a call site (LF__P_PROFILE; lib/exec/profile.c) ---- */
 

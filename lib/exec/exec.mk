@@ -4,4 +4,6 @@ LF_CORE_SOURCES += \
 	lib/exec/exec.h \
 	lib/exec/exec.c \
 	lib/exec/plan.c \
+	lib/exec/select.h \
+	lib/exec/select.c \
 	lib/exec/profile.c

@@ -54,50 +54,6 @@ int lf__exec_tiny_due(const struct lf__sched *s, int P, double team_ns, unsigned
            team_ns * (double)n < LF__TINY_NS;
 }
 
-double lf__exec_arm_median(const struct lf__arm *a)
-{
-    double v[LF__SEL_WIN];
-    unsigned k = a->have;
-    if (!k)
-        return 0.0;
-    memcpy(v, a->ns, k * sizeof *v);
-    for (unsigned i = 1; i < k; i++) /* insertion sort: at most LF__SEL_WIN values */
-        for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
-/* The candidate the selection runs next among the kinds in mask (DEALT
- * always among them): DEALT for a site's first LF__SEL_SETTLE executions;
- * then one in the middle of its trial; else one never run, in the order
- * OWN, SELF; else the one longest overdue for a rerun, whose samples,
- * measured long ago, are dropped as its trial begins; else the chosen one. */
-static enum lf__plan_kind select_kind(struct lf__select *sel, unsigned mask)
-{
-    if (sel->execs < LF__SEL_SETTLE)
-        return LF__PLAN_DEALT;
-    for (int k = 0; k < LF__PLAN_TINY; k++)
-        if ((mask >> k & 1) && k != sel->chosen && sel->arm[k].fresh > 0)
-            return (enum lf__plan_kind)k;
-    for (int k = 0; k < LF__PLAN_TINY; k++)
-        if ((mask >> k & 1) && sel->arm[k].have == 0)
-            return (enum lf__plan_kind)k;
-    int pick = -1;
-    for (int k = 0; k < LF__PLAN_TINY; k++)
-        if ((mask >> k & 1) && k != sel->chosen && sel->arm[k].due <= sel->execs &&
-            (pick < 0 || sel->arm[k].due < sel->arm[pick].due))
-            pick = k;
-    if (pick >= 0) {
-        sel->arm[pick].have = 0;
-        sel->arm[pick].at = 0;
-        return (enum lf__plan_kind)pick;
-    }
-    return (mask >> sel->chosen & 1) ? (enum lf__plan_kind)sel->chosen : LF__PLAN_DEALT;
-}
-
 /* The self-scheduled chunk for one worker's time per iteration ns. */
 static uint64_t self_chunk(double ns, uint64_t n)
 {
@@ -123,7 +79,7 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
             p.kind = LF__PLAN_TINY;
         } else {
-            p.kind = select_kind(&m->sel, mask);
+            p.kind = (enum lf__plan_kind)lf__select_next(&m->sel, mask, LF__PLAN_DEALT);
             p.booked = 1;
         }
         m->tiny_runs = p.kind == LF__PLAN_TINY ? m->tiny_runs + 1 : 0;
@@ -169,71 +125,10 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
     return p;
 }
 
-/* Add sample x to candidate a. */
-static void arm_add(struct lf__arm *a, double x)
-{
-    a->ns[a->at] = x;
-    a->at = (a->at + 1) % LF__SEL_WIN;
-    if (a->have < LF__SEL_WIN)
-        a->have++;
-    a->runs++;
-}
-
-/* Candidate k lost its trial against the chosen one, whose median is
- * best: rerun it after its gap, doubled and at least what keeps its
- * trials' cost within LF__SEL_SHARE of the site's time. */
-static void arm_lost(struct lf__select *sel, int k, double best)
-{
-    struct lf__arm *a = &sel->arm[k];
-    double r = best > 0.0 ? lf__exec_arm_median(a) / best : 1.0;
-    double g = fmax(2.0 * (double)a->gap, LF__SEL_TRIAL * (r - 1.0) / LF__SEL_SHARE);
-    g = fmin(fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
-    a->gap = (unsigned long)g;
-    a->due = sel->execs + a->gap;
-}
-
-/* Make k the chosen plan; the one it replaces is tried again soon. */
-static void choose(struct lf__select *sel, int k)
-{
-    struct lf__arm *old = &sel->arm[sel->chosen];
-    old->gap = LF__SEL_GAP_MIN;
-    old->due = sel->execs + LF__SEL_GAP_MIN;
-    sel->chosen = k;
-    sel->switches++;
-}
-
 void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double wall_ns,
                         uint64_t n)
 {
     if (!p->booked || n == 0 || !(wall_ns >= 0.0))
         return;
-    struct lf__select *sel = &m->sel;
-    int k = (int)p->kind;
-    struct lf__arm *a = &sel->arm[k];
-    sel->execs++;
-    arm_add(a, wall_ns / (double)n);
-    if (k != sel->chosen) {
-        /* A trial: judged on its LF__SEL_TRIAL samples, the only ones it holds. */
-        if (++a->fresh < LF__SEL_TRIAL)
-            return;
-        a->fresh = 0;
-        double mine = lf__exec_arm_median(a), best = lf__exec_arm_median(&sel->arm[sel->chosen]);
-        if (sel->arm[sel->chosen].have == 0 || mine < (1.0 - LF__SEL_HYST) * best)
-            choose(sel, k);
-        else
-            arm_lost(sel, k, best);
-        return;
-    }
-    /* The chosen plan got slower than another's latest trial: that one. */
-    double mine = lf__exec_arm_median(a), better_ns = (1.0 - LF__SEL_HYST) * mine;
-    int better = -1;
-    for (int j = 0; j < LF__PLAN_TINY; j++) {
-        const struct lf__arm *o = &sel->arm[j];
-        if (j != k && o->have && o->fresh == 0 && lf__exec_arm_median(o) < better_ns) {
-            better = j;
-            better_ns = lf__exec_arm_median(o);
-        }
-    }
-    if (better >= 0)
-        choose(sel, better);
+    lf__select_book(&m->sel, (int)p->kind, wall_ns / (double)n);
 }

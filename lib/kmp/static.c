@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "exec/select.h"
 #include "kmp/kmp.h"
 #include "platform/clock.h"
 #include "policy/deal.h"
@@ -78,6 +79,11 @@
 #define START_RING 4
 /* Times LF_VERBOSE names a site's weights; later changes are not printed. */
 #define VERBOSE_WEIGHTS 8
+/* Executions of one site whose makespans can be collected at once (a ring). */
+#define DONE_RING 8
+/* The arms a site's selection chooses between (lib/exec/select.h): libomp's even split, the
+ * control and the settling arm, and the split by measured speed. */
+enum { ARM_EVEN, ARM_WEIGHTED };
 
 typedef lf__ull ull;
 
@@ -411,6 +417,13 @@ struct wsite {
     atomic_int shown;     /* LF_VERBOSE reports made */
     int nthreads;
     struct tslot *slot; /* nthreads slots; NULL when memory ran out (even splits) */
+    /* Whether the weighted split pays at this site, measured: each execution's makespan per
+     * iteration booked to the split it ran (lib/exec/select.h), under lock. */
+    pthread_mutex_t lock;
+    struct lf__select sel;
+    /* The makespans being collected: per execution, (tag << 48) | (members done << 32) |
+     * the longest member's time in units of 16 ns (see finish). */
+    _Atomic uint64_t done[DONE_RING];
     char label[96];
 };
 
@@ -428,6 +441,7 @@ static struct wsite *site_of(const void *ra, int nthreads)
         int got = lf__shim_slot(&s->key, &s->ready, key);
         if (got == 1) {
             s->nthreads = nthreads;
+            pthread_mutex_init(&s->lock, NULL);
             s->slot = aligned_alloc(64, (size_t)nthreads * sizeof *s->slot);
             if (s->slot)
                 memset(s->slot, 0, (size_t)nthreads * sizeof *s->slot);
@@ -510,8 +524,39 @@ static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum
             "loopfarm-kmp: %s the schedule(static) loop at %s (%llu iterations, %d threads): "
             "weights %s%s%s\n",
             k == 0 ? "taking" : "splitting", s->label, n, P, buf,
-            weighted ? "" : " (even: no history yet, or speeds alike)",
+            weighted ? ""
+                     : " (even: no history yet, speeds alike, or the even split measured faster)",
             k == VERBOSE_WEIGHTS - 1 ? "; later splits not shown" : "");
+}
+
+/* Whether the next execution at site s, whose weights are uneven, runs them (ARM_WEIGHTED) or
+ * libomp's even split (ARM_EVEN): the site's selection decides by the makespans booked. */
+static int judge_next(struct wsite *s)
+{
+    pthread_mutex_lock(&s->lock);
+    int arm = lf__select_next(&s->sel, 1u << ARM_WEIGHTED, ARM_EVEN);
+    pthread_mutex_unlock(&s->lock);
+    return arm;
+}
+
+/* Book one execution at site s of n iterations, split evenly or weighted, whose longest
+ * member took ns from the common start: its makespan per iteration, to that arm. */
+static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
+{
+    pthread_mutex_lock(&s->lock);
+    unsigned long before = s->sel.switches;
+    lf__select_book(&s->sel, weighted ? ARM_WEIGHTED : ARM_EVEN, ns / (double)n);
+    bool switched = s->sel.switches != before;
+    int chosen = s->sel.chosen;
+    double even = lf__select_median(&s->sel.arm[ARM_EVEN]),
+           wmed = lf__select_median(&s->sel.arm[ARM_WEIGHTED]);
+    unsigned long ne = s->sel.arm[ARM_EVEN].runs, nw = s->sel.arm[ARM_WEIGHTED].runs;
+    pthread_mutex_unlock(&s->lock);
+    if (switched && lf__kmp_cfg.verbose > 0)
+        fprintf(stderr,
+                "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: %.3g ns "
+                "per iteration weighted (%lu executions), %.3g even (%lu)\n",
+                s->label, chosen == ARM_WEIGHTED ? "weighted" : "even", wmed, nw, even, ne);
 }
 
 /* The region's split of n (weights in cum, P + 1 of them), fixed by the first member to get
@@ -534,7 +579,7 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
             /* acq_rel: one member fixes the split of n; a loser re-reads the key. */
             if (atomic_compare_exchange_strong_explicit(
                     &sp->key, &zero, n + 1, memory_order_acq_rel, memory_order_acquire)) {
-                sp->weighted = site_weights(s, P, row);
+                sp->weighted = site_weights(s, P, row) && judge_next(s) == ARM_WEIGHTED;
                 show(s, P, n, sp->weighted, row);
                 /* Release: weighted and the row are written before a member reads them. */
                 atomic_store_explicit(&sp->ready, 1, memory_order_release);
@@ -563,8 +608,9 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
 struct timing {
     struct wsite *site;
     int tid;
-    bool weighted;     /* the split was uneven (LF_TRACE's plan) */
-    ull j0, iters;     /* the range [j0, j0 + iters) */
+    bool weighted; /* the split was uneven (LF_TRACE's plan, the arm booked) */
+    int nthreads;
+    ull n, j0, iters;  /* the loop's trip count; the range [j0, j0 + iters) */
     uint64_t instance; /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
     uint64_t t0;
 };
@@ -633,8 +679,13 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
     if (r)
         region_used(r);
     struct timing *tm = &timing[level];
-    *tm = (struct timing){
-        .site = s, .tid = t, .weighted = cum != NULL, .j0 = *j0, .iters = *j1 - *j0};
+    *tm = (struct timing){.site = s,
+                          .tid = t,
+                          .weighted = cum != NULL,
+                          .nthreads = P,
+                          .n = n,
+                          .j0 = *j0,
+                          .iters = *j1 - *j0};
     uint64_t now = lf__clock_ns();
     uint32_t k = 0;
     tm->t0 = at >= 0 ? common_start(r, at, level, now, &k) : now;
@@ -712,8 +763,44 @@ static void learn(struct tslot *sl, double ipt)
     atomic_store_explicit(&sl->samples, k + 1, memory_order_relaxed);
 }
 
+/* A member of the execution tm timed is done after ns from the common start: its time joins
+ * the execution's record in its site's ring of DONE_RING, and the member that completes the
+ * record (the last of the team) books the longest time, the execution's makespan, to the
+ * split it ran.  An execution that finds its place held by another one still open (members of
+ * both are in flight) is not booked.  A record is one word: (tag << 48) | (members done << 32)
+ * | the longest time in units of 16 ns (up to about 68 s), the tag a 16-bit hash of the
+ * execution's instance, never 0. */
+static void finish(struct timing *tm, uint64_t ns)
+{
+    struct wsite *s = tm->site;
+    uint64_t h = tm->instance * 0x9E3779B97F4A7C15ULL;
+    uint64_t tag = (h >> 48) ? h >> 48 : 1, units = ns >> 4;
+    if (units > 0xffffffffu)
+        units = 0xffffffffu;
+    _Atomic uint64_t *w = &s->done[tag % DONE_RING];
+    /* Relaxed: the word carries all there is; the booking is under the site's lock. */
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    for (;;) {
+        uint64_t ctag = cur >> 48, done = (cur >> 32) & 0xffff, longest = cur & 0xffffffffu;
+        uint64_t next;
+        if (ctag == tag && done < (uint64_t)tm->nthreads)
+            next = tag << 48 | (done + 1) << 32 | (units > longest ? units : longest);
+        else if (cur == 0 || done >= (uint64_t)tm->nthreads)
+            next = tag << 48 | (uint64_t)1 << 32 | units;
+        else
+            return;
+        if (atomic_compare_exchange_weak_explicit(w, &cur, next, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            if (((next >> 32) & 0xffff) == (uint64_t)tm->nthreads)
+                judge_book(s, tm->weighted, (double)((next & 0xffffffffu) << 4), tm->n);
+            return;
+        }
+    }
+}
+
 /* The end of a thread's static range: a taken loop's time is folded into the thread's mean at
- * its site (libomp, which never saw the loop's start, is not told); others are forwarded. */
+ * its site (libomp, which never saw the loop's start, is not told), and into the execution's
+ * makespan; others are forwarded. */
 SHIM_API void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 {
     lf__kmp_ready();
@@ -724,6 +811,8 @@ SHIM_API void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
         struct wsite *s = tm->site;
         if (s && s->slot && tm->iters > 0 && dt > 0)
             learn(&s->slot[tm->tid], (double)dt / (double)tm->iters);
+        if (s && tm->instance)
+            finish(tm, dt); /* timed from the common start: a member of a region's table */
         /* LF_TRACE: the range as a chunk of its own (-ENOENT, at once, when tracing is off). */
         lf_trace_range(s ? s->label : "kmp:static@?", tm->instance, tm->tid, tm->j0,
                        tm->j0 + tm->iters, tm->t0, end, tm->weighted ? "weighted" : "static");

@@ -1,0 +1,75 @@
+/* lib/exec/select.h - choosing, per call site and by measurement, among a few candidate ways of
+ * running an execution (arms): auto's execution plans (lib/exec/plan.c) and libloopfarm-kmp's
+ * even and weighted static splits (lib/kmp/static.c).
+ *
+ * An arm is exploited (the chosen one) or on trial.  A site runs its settling arm for its
+ * first LF__SEL_SETTLE executions; then every other allowed arm is tried for LF__SEL_TRIAL
+ * executions in a row and judged on their median; a challenger whose trial's median beats the
+ * chosen arm's by more than LF__SEL_HYST becomes the chosen one; one that loses is tried again
+ * after a gap that doubles each time it loses (from LF__SEL_GAP_MIN) and is at least
+ * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time over the chosen arm's (to
+ * LF__SEL_GAP_MAX).  So in steady state a site's time is within about 1 + LF__SEL_HYST of its
+ * best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).  When the chosen arm's own
+ * median rises above another's latest trial by the same margin, that one is chosen.
+ *
+ * Pure: no clock, no atomics; the caller measures, normalises (time per iteration, so that
+ * trip counts that change still compare) and serialises a selection's use. */
+#ifndef LF_EXEC_SELECT_H
+#define LF_EXEC_SELECT_H
+
+/* Arms a selection holds at most. */
+#define LF__SEL_ARMS 4
+
+/* Samples of wall time an arm keeps (its latest ones). */
+#define LF__SEL_WIN 5
+/* Executions in a row an arm other than the chosen one runs when it is tried (first, and each
+ * rerun): it is judged on their median, so one noisy execution neither makes nor breaks it. */
+#define LF__SEL_TRIAL 3
+/* Executions a site runs its settling arm before it tries any other: a site that runs only a
+ * few times stays on the arm that is safest by the suite's evidence (doc/auto.md). */
+#define LF__SEL_SETTLE 8
+/* A challenger replaces the chosen arm when its median is below the chosen one's by more than
+ * this fraction (hysteresis: one noisy execution does not flip the choice). */
+#define LF__SEL_HYST 0.02
+/* Exploration budget per losing arm: it is tried again after a gap of at least
+ * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time over the chosen arm's, so that
+ * its trials cost at most this share of the site's time. */
+#define LF__SEL_SHARE   0.005
+#define LF__SEL_GAP_MIN 4
+#define LF__SEL_GAP_MAX 4096
+
+/* One candidate of a call site: its latest normalised times (ns of wall time per iteration),
+ * how often it ran, and when it is due again. */
+struct lf__arm {
+    double ns[LF__SEL_WIN];
+    unsigned have, at; /* samples held (<= LF__SEL_WIN); the next one's place */
+    unsigned fresh;    /* samples of the trial in progress (0: none is) */
+    unsigned long runs;
+    unsigned long due; /* the site's booked execution count at which it is rerun */
+    unsigned long gap;
+};
+
+/* A call site's selection between its arms.  A zeroed one is a fresh site whose chosen arm
+ * is arm 0. */
+struct lf__select {
+    struct lf__arm arm[LF__SEL_ARMS];
+    int chosen;          /* the arm exploited now */
+    unsigned long execs; /* executions booked */
+    unsigned long switches;
+};
+
+/* The arm the next execution runs, among the arms in mask (bit k: arm k may run; settle's bit
+ * is always taken as set): settle for the site's first LF__SEL_SETTLE booked executions; then
+ * one in the middle of its trial; else one never run, lowest first; else the one longest
+ * overdue for a rerun, whose samples, measured long ago, are dropped as its trial begins;
+ * else the chosen one when mask allows it, settle otherwise. */
+int lf__select_next(struct lf__select *sel, unsigned mask, int settle);
+
+/* Book one execution of arm k whose normalised time was x (ns per iteration, >= 0) and update
+ * the choice (see above). */
+void lf__select_book(struct lf__select *sel, int k, double x);
+
+/* The median of an arm's samples (0 when it has none). */
+double lf__select_median(const struct lf__arm *a);
+
+#endif

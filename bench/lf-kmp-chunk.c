@@ -17,12 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "plain-prog.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -42,27 +37,15 @@ static void usage(FILE *f)
                "  form is nonmonotonic, which libomp runs as static_steal).\n");
 }
 
-/* A positive integer argument, or exit with the accepted form. */
-static long number(const char *opt, const char *v)
-{
-    char *end;
-    long x = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || x < 1) {
-        fprintf(stderr, "lf-kmp-chunk: %s takes a positive integer, not \"%s\"\n", opt, v ? v : "");
-        exit(2);
-    }
-    return x;
-}
-
 int main(int argc, char **argv)
 {
     long iters = 1000000, reps = 21;
     int monotonic = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--iters") == 0)
-            iters = number("--iters", argv[++a]);
+            iters = plain_number("lf-kmp-chunk", "--iters", argv[++a]);
         else if (strcmp(argv[a], "--reps") == 0)
-            reps = number("--reps", argv[++a]);
+            reps = plain_number("lf-kmp-chunk", "--reps", argv[++a]);
         else if (strcmp(argv[a], "--monotonic") == 0)
             monotonic = 1;
         else if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
@@ -82,14 +65,14 @@ int main(int argc, char **argv)
     /* The cost of a region with no loop, subtracted from each timing. */
     double empty = 1e30;
     for (long r = 0; r < reps; r++) {
-        double t0 = now();
+        double t0 = plain_now();
 #pragma omp parallel
         threads = omp_get_num_threads();
-        double d = now() - t0;
+        double d = plain_now() - t0;
         empty = d < empty ? d : empty;
     }
     for (long r = 0; r < reps + 1; r++) {
-        double t0 = now();
+        double t0 = plain_now();
 #pragma omp parallel reduction(+ : count)
         {
             if (monotonic) {
@@ -103,7 +86,7 @@ int main(int argc, char **argv)
             }
         }
         if (r > 0) /* the first execution warms up (and lets a calibrating schedule learn) */
-            t[r - 1] = now() - t0 - empty;
+            t[r - 1] = plain_now() - t0 - empty;
     }
     if (count != iters * (reps + 1)) {
         fprintf(stderr, "lf-kmp-chunk: %ld iterations ran, expected %ld\n", count,

@@ -31,12 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "plain-prog.h"
 
 static void usage(FILE *f)
 {
@@ -48,19 +43,6 @@ static void usage(FILE *f)
                "  (--loop steal: schedule(nonmonotonic: dynamic)) and prints the wall time.\n"
                "  Run it bare (libomp's static) and with LD_PRELOAD=libloopfarm-kmp.so\n"
                "  LF_REPLACE=static:weighted (the shim's); OMP_NUM_THREADS sets the team.\n");
-}
-
-static long number(const char *opt, const char *v)
-{
-    char *end;
-    long x = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || x < 1) {
-        fprintf(stderr, "lf-kmp-static: %s takes a positive integer, not \"%s\"\n", opt,
-                v ? v : "");
-        usage(stderr);
-        exit(2);
-    }
-    return x;
 }
 
 /* One of the accepted words, by index; exit naming them otherwise. */
@@ -112,8 +94,8 @@ static void start_load(int load)
         }
         volatile double x = 1;
         for (;;) {
-            double end = now() + 0.025;
-            while (load == 1 || now() < end)
+            double end = plain_now() + 0.025;
+            while (load == 1 || plain_now() < end)
                 x = x * 1.0000001 + 1e-9;
             struct timespec off = {0, 25000000};
             nanosleep(&off, NULL);
@@ -163,10 +145,10 @@ int main(int argc, char **argv)
             load = word("--load", v, loads, 3);
             a++;
         } else if (strcmp(argv[a], "--reps") == 0) {
-            reps = number("--reps", v);
+            reps = plain_number("lf-kmp-static", "--reps", v);
             a++;
         } else if (strcmp(argv[a], "--size") == 0) {
-            size = number("--size", v);
+            size = plain_number("lf-kmp-static", "--size", v);
             a++;
         } else {
             fprintf(stderr, "lf-kmp-static: unknown option \"%s\"\n", argv[a]);
@@ -197,7 +179,7 @@ int main(int argc, char **argv)
     if (load)
         start_load(load);
 
-    double t0 = now();
+    double t0 = plain_now();
     for (long r = 0; r < reps; r++) {
         switch (kernel) {
         case K_STENCIL: {
@@ -251,7 +233,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    double t = now() - t0;
+    double t = plain_now() - t0;
     stop_load();
 
     double check = 0;

@@ -57,11 +57,12 @@ endif
 # Built by `make`, never run by make check.
 # bench/lf-kmp-static.c: static loops (stencil, mat-vec, irregular) for libomp's static against
 # LF_REPLACE=static:weighted (scripts/bench-static.sh runs it).
-EXTRA_DIST += bench/lf-kmp-chunk.c bench/lf-kmp-static.c
+EXTRA_DIST += bench/lf-kmp-chunk.c bench/lf-kmp-static.c bench/plain-prog.h
 if HAVE_CLANG_OMP
 noinst_SCRIPTS = bench/lf-kmp-chunk bench/lf-kmp-static
 CLEANFILES += bench/lf-kmp-chunk bench/lf-kmp-static
-bench/lf-kmp-chunk bench/lf-kmp-static: bench/%: $(top_srcdir)/bench/%.c
+bench/lf-kmp-chunk bench/lf-kmp-static: bench/%: $(top_srcdir)/bench/%.c \
+		$(top_srcdir)/bench/plain-prog.h
 	@$(MKDIR_P) bench
 	$(AM_V_CC)$(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp $(CFLAGS) $(LDFLAGS) $< -o $@
 endif

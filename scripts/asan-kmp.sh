@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/asan-kmp.sh BUILDDIR [tsan] - libloopfarm-kmp under AddressSanitizer and UBSan: the
-# shim (lib/kmp, lib/shim) and the kmp conformance programs are built by clang with
+# shim (lib/kmp, lib/shim, lib/exec/select.c) and the kmp conformance programs are built by clang with
 # -fsanitize=address,undefined into a scratch directory (the programs carry the sanitizer
 # runtime, the shim uses theirs; libloopfarm is BUILDDIR's), then every program runs
 # preloaded under four schedules and LF_REPLACE=static:weighted at 1, 3 and 8 threads with
@@ -24,8 +24,8 @@ san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 [ "$mode" = tsan ] && san="-g -O1 -fsanitize=thread"
 # shellcheck disable=SC2086
 $cc -std=gnu11 -shared -fPIC $san -I"$top/include" -I"$top/lib" -I"$build" -DLF_BUILDING \
-    -DLF_ENV_QUIET "$top/lib/kmp/shim.c" "$top/lib/kmp/static.c" "$top/lib/shim/common.c" \
-    "$top/lib/platform/env.c" -L"$build/.libs" -lloopfarm -ldl -lm -Wl,-rpath,"$build/.libs" \
+    -DLF_ENV_QUIET "$top/lib/kmp/shim.c" "$top/lib/kmp/static.c" "$top/lib/exec/select.c" \
+    "$top/lib/shim/common.c" "$top/lib/platform/env.c" -L"$build/.libs" -lloopfarm -ldl -lm -Wl,-rpath,"$build/.libs" \
     -o "$tmp/libloopfarm-kmp.so" ||
     { echo "FAIL: asan-kmp: building the shim"; exit 1; }
 printf 'int main(void) { return 0; }\n' >"$tmp/probe.c"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/asan-kmp.sh BUILDDIR [tsan] - libloopfarm-kmp under AddressSanitizer and UBSan: the
-# shim (lib/kmp, lib/shim, lib/exec/select.c) and the kmp conformance programs are built by clang with
-# -fsanitize=address,undefined into a scratch directory (the programs carry the sanitizer
+# shim (lib/kmp, lib/shim, lib/exec/select.c) and the kmp conformance programs are built by
+# clang with -fsanitize=address,undefined into a scratch directory (the programs carry the sanitizer
 # runtime, the shim uses theirs; libloopfarm is BUILDDIR's), then every program runs
 # preloaded under four schedules and LF_REPLACE=static:weighted at 1, 3 and 8 threads with
 # leak detection.  With "tsan": ThreadSanitizer instead, on the static-loop programs and three

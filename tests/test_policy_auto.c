@@ -527,6 +527,30 @@ static void test_selection_abandons_losing_plan(void)
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
 }
 
+/* Two plans are the same when every field is, whatever their padding bytes hold. */
+static void test_plan_same(void)
+{
+    struct lf__plan a, b;
+    memset(&a, 0x00, sizeof a);
+    memset(&b, 0xA5, sizeof b); /* other padding */
+    a.kind = b.kind = LF__PLAN_OWN;
+    a.sched = b.sched = NULL;
+    a.claim = b.claim = LF__CLAIM_FETCH_ADD;
+    a.chunk = b.chunk = 64;
+    a.lease = b.lease = LF__LEASE_OFF;
+    a.split = b.split = 1;
+    a.cap = b.cap = 0;
+    a.timed = b.timed = 0;
+    a.learns = b.learns = 0;
+    a.booked = b.booked = 1;
+    CU_ASSERT(lf__exec_plan_same(&a, &b));
+    b.chunk = 65;
+    CU_ASSERT(!lf__exec_plan_same(&a, &b));
+    b.chunk = 64;
+    b.booked = 0;
+    CU_ASSERT(!lf__exec_plan_same(&a, &b));
+}
+
 /* Run a two-arm selection (arm 0 settles, arm 1 allowed when allow) for execs executions
  * whose times per iteration are ns[arm]; count each arm's executions. */
 static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], int allow,
@@ -689,6 +713,7 @@ int main(void)
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"select_two_arms", test_select_two_arms},
+        {"plan_same", test_plan_same},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},
         {"parse", test_parse},

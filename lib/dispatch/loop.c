@@ -225,7 +225,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     }
     /* Stored when it changed, as the fields beside it (most executions of
      * a site run the plan its previous one ran). */
-    if (memcmp(&s->plan, &np, sizeof np) != 0)
+    if (!lf__exec_plan_same(&s->plan, &np))
         s->plan = np;
     LF__SET(s->ex.sched, pl->sched);
     LF__SET(s->ex.acc, pl->learns ? s->acc : NULL);

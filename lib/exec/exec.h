@@ -462,7 +462,7 @@ struct lf__plan_in {
 };
 
 /* One execution's plan. */
-struct lf__plan {
+struct lf__plan { /* every field is compared by lf__exec_plan_same */
     enum lf__plan_kind kind;
     const struct lf__sched *sched; /* the policy it runs: the site's, the own, or dynamic */
     enum lf__claim_kind claim;
@@ -488,6 +488,10 @@ struct lf__plan {
  * come from one counter.  Counts a tiny execution in m.  Pure; the caller
  * serialises m. */
 struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem *m);
+
+/* Whether plans a and b run an execution alike: every field equal (their
+ * padding bytes, which memcmp would read, do not count). */
+int lf__exec_plan_same(const struct lf__plan *a, const struct lf__plan *b);
 
 /* Whether an execution of n iterations at a site whose team computes
  * team_ns per iteration, after tiny_runs tiny executions in a row, runs

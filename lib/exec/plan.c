@@ -125,6 +125,14 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
     return p;
 }
 
+int lf__exec_plan_same(const struct lf__plan *a, const struct lf__plan *b)
+{
+    return a->kind == b->kind && a->sched == b->sched && a->claim == b->claim &&
+           a->chunk == b->chunk && a->lease == b->lease && a->split == b->split &&
+           a->cap == b->cap && a->timed == b->timed && a->learns == b->learns &&
+           a->booked == b->booked;
+}
+
 void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double wall_ns,
                         uint64_t n)
 {

@@ -252,11 +252,11 @@ LF_API int lf_trace_file(long pid, char *buf, size_t len);
  * (its first loop, or its first call of lf_trace_file or lf_trace_range),
  * and a time before the epoch is written as 0.  One write of
  * one whole line, so records of threads and processes never interleave
- * within a line.  0 when written; -ENOENT when LF_TRACE is not set;
- * -EINVAL for a NULL or empty site or plan, a name holding a comma or a
- * newline, thread < 0, hi < lo or end_ns < start_ns; -ENAMETOOLONG when the
- * record exceeds 4096 bytes; -EIO when tracing has stopped (said once, as
- * for every record). */
+ * within a line.  0 when written; -ENOENT when LF_TRACE is not set
+ * (whatever the arguments); else -EINVAL for a NULL or empty site or plan,
+ * a name holding a comma or a newline, thread < 0, hi < lo or end_ns <
+ * start_ns; -ENAMETOOLONG when the record exceeds 4096 bytes; -EIO when
+ * tracing has stopped (said once, as for every record). */
 LF_API int lf_trace_range(const char *site, unsigned long long instance, int thread,
                           unsigned long long lo, unsigned long long hi, unsigned long long start_ns,
                           unsigned long long end_ns, const char *plan);

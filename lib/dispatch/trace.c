@@ -319,10 +319,10 @@ int lf_trace_range(const char *site, unsigned long long instance, int thread, un
                    unsigned long long hi, unsigned long long start_ns, unsigned long long end_ns,
                    const char *plan)
 {
+    if (!lf__trace_enabled())
+        return -ENOENT; /* first: the shims call this for every static range */
     if (!csv_field_ok(site) || !csv_field_ok(plan) || thread < 0 || hi < lo || end_ns < start_ns)
         return -EINVAL;
-    if (!lf__trace_enabled())
-        return -ENOENT;
     char line[4096];
     unsigned long long t0 = start_ns >= epoch_ns ? start_ns - epoch_ns : 0;
     unsigned long long t1 = end_ns >= epoch_ns ? end_ns - epoch_ns : 0;

@@ -320,7 +320,7 @@ int lf_trace_range(const char *site, unsigned long long instance, int thread, un
                    const char *plan)
 {
     if (!lf__trace_enabled())
-        return -ENOENT; /* first: the shims call this for every static range */
+        return -ENOENT; /* whatever the arguments, as documented */
     if (!csv_field_ok(site) || !csv_field_ok(plan) || thread < 0 || hi < lo || end_ns < start_ns)
         return -EINVAL;
     char line[4096];

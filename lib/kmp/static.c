@@ -43,6 +43,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
@@ -79,8 +80,6 @@
 #define START_RING 4
 /* Times LF_VERBOSE names a site's weights; later changes are not printed. */
 #define VERBOSE_WEIGHTS 8
-/* Executions of one site whose makespans can be collected at once (a ring). */
-#define DONE_RING 8
 /* The arms a site's selection chooses between (lib/exec/select.h): libomp's even split, the
  * control and the settling arm, and the split by measured speed. */
 enum { ARM_EVEN, ARM_WEIGHTED };
@@ -143,6 +142,9 @@ typedef ompt_start_tool_result_t *(*ompt_start_tool_t)(unsigned, const char *);
 #define OMPT_SET_ALWAYS              5
 
 static ompt_get_parallel_info_t parallel_info;
+/* Whether LF_TRACE is set: written before tool_init's release of tracking, read by the members
+ * of loops that took static loops after acquiring it. */
+static bool tracing;
 /* Set (release) when the tool hears every region's begin and end: only then are static loops
  * taken.  Set before the first region, never cleared. */
 static atomic_int tracking;
@@ -194,6 +196,10 @@ struct split {
      * the time the first member began it, in ns after the region's born, shifted left by 16
      * over (k mod 65535) + 1; 0 when no execution wrote the slot. */
     _Atomic uint64_t start[START_RING];
+    /* The same executions' makespans as they are collected, the k-th in slot k % START_RING:
+     * (the longest member's time from the common start, in units of 16 ns) << 32 | (members
+     * done) << 16 | (k mod 65535) + 1; 0 when no execution wrote the slot (see finish). */
+    _Atomic uint64_t done[START_RING];
 };
 struct region {
     uint64_t key;  /* its entry's key: unique among the process's regions */
@@ -358,9 +364,10 @@ SHIM_API ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
     ompt_start_tool_result_t *found = next ? next(omp_version, runtime_version) : NULL;
     if (!lf__kmp_cfg.static_weighted)
         return found;
-    /* LF_TRACE's clock starts now, before any static range (its times count from there). */
+    /* LF_TRACE's clock starts now, before any static range (its times count from there); a
+     * name too long for the buffer still means tracing is on. */
     char name[8];
-    (void)lf_trace_file(0, name, sizeof name);
+    tracing = lf_trace_file(0, name, sizeof name) != -ENOENT;
     other = found;
     return &tool;
 }
@@ -421,9 +428,6 @@ struct wsite {
      * iteration booked to the split it ran (lib/exec/select.h), under lock. */
     pthread_mutex_t lock;
     struct lf__select sel;
-    /* The makespans being collected: per execution, (tag << 48) | (members done << 32) |
-     * the longest member's time in units of 16 ns (see finish). */
-    _Atomic uint64_t done[DONE_RING];
     char label[96];
 };
 
@@ -546,17 +550,14 @@ static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
     pthread_mutex_lock(&s->lock);
     unsigned long before = s->sel.switches;
     lf__select_book(&s->sel, weighted ? ARM_WEIGHTED : ARM_EVEN, ns / (double)n);
-    bool switched = s->sel.switches != before;
-    int chosen = s->sel.chosen;
-    double even = lf__select_median(&s->sel.arm[ARM_EVEN]),
-           wmed = lf__select_median(&s->sel.arm[ARM_WEIGHTED]);
-    unsigned long ne = s->sel.arm[ARM_EVEN].runs, nw = s->sel.arm[ARM_WEIGHTED].runs;
-    pthread_mutex_unlock(&s->lock);
-    if (switched && lf__kmp_cfg.verbose > 0)
+    if (s->sel.switches != before && lf__kmp_cfg.verbose > 0)
         fprintf(stderr,
                 "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: %.3g ns "
                 "per iteration weighted (%lu executions), %.3g even (%lu)\n",
-                s->label, chosen == ARM_WEIGHTED ? "weighted" : "even", wmed, nw, even, ne);
+                s->label, s->sel.chosen == ARM_WEIGHTED ? "weighted" : "even",
+                lf__select_median(&s->sel.arm[ARM_WEIGHTED]), s->sel.arm[ARM_WEIGHTED].runs,
+                lf__select_median(&s->sel.arm[ARM_EVEN]), s->sel.arm[ARM_EVEN].runs);
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* The region's split of n (weights in cum, P + 1 of them), fixed by the first member to get
@@ -608,10 +609,10 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
 struct timing {
     struct wsite *site;
     int tid;
-    bool weighted; /* the split was uneven (LF_TRACE's plan, the arm booked) */
-    int nthreads;
-    ull n, j0, iters;  /* the loop's trip count; the range [j0, j0 + iters) */
-    uint64_t instance; /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
+    bool weighted;          /* the split was uneven (LF_TRACE's plan, the arm booked) */
+    ull n, j0, iters;       /* the loop's trip count; the range [j0, j0 + iters) */
+    uint64_t instance;      /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
+    _Atomic uint64_t *done; /* the execution's makespan record; NULL: the region has no split */
     uint64_t t0;
 };
 static LF__SHIM_TLS struct timing timing[LF__SHIM_LEVELS];
@@ -679,17 +680,13 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
     if (r)
         region_used(r);
     struct timing *tm = &timing[level];
-    *tm = (struct timing){.site = s,
-                          .tid = t,
-                          .weighted = cum != NULL,
-                          .nthreads = P,
-                          .n = n,
-                          .j0 = *j0,
-                          .iters = *j1 - *j0};
+    *tm = (struct timing){
+        .site = s, .tid = t, .weighted = cum != NULL, .n = n, .j0 = *j0, .iters = *j1 - *j0};
     uint64_t now = lf__clock_ns();
     uint32_t k = 0;
     tm->t0 = at >= 0 ? common_start(r, at, level, now, &k) : now;
     tm->instance = at >= 0 ? (r->seq << 32) | k : 0;
+    tm->done = at >= 0 ? &r->split[at].done[k % START_RING] : NULL;
     return true;
 }
 
@@ -764,38 +761,30 @@ static void learn(struct tslot *sl, double ipt)
 }
 
 /* A member of the execution tm timed is done after ns from the common start: its time joins
- * the execution's record in its site's ring of DONE_RING, and the member that completes the
- * record (the last of the team) books the longest time, the execution's makespan, to the
- * split it ran.  An execution that finds its place held by another one still open (members of
- * both are in flight) is not booked.  A record is one word: (tag << 48) | (members done << 32)
- * | the longest time in units of 16 ns (up to about 68 s), the tag a 16-bit hash of the
- * execution's instance, never 0. */
+ * the execution's record in its region's split (tagged as common_start tags the execution's
+ * start), and the member that completes the record (the last of the team) books the longest
+ * time, the execution's makespan, to the split it ran.  A member that finds the record taken by
+ * a later execution (it is START_RING or more behind) leaves its time out, and that execution
+ * is not booked; times over about 68 s count as 68 s. */
 static void finish(struct timing *tm, uint64_t ns)
 {
     struct wsite *s = tm->site;
-    uint64_t h = tm->instance * 0x9E3779B97F4A7C15ULL;
-    uint64_t tag = (h >> 48) ? h >> 48 : 1, units = ns >> 4;
-    if (units > 0xffffffffu)
-        units = 0xffffffffu;
-    _Atomic uint64_t *w = &s->done[tag % DONE_RING];
+    uint64_t P = (uint64_t)s->nthreads, tag = (tm->instance & 0xffffffffu) % 65535u + 1;
+    uint64_t units = ns >> 4 > 0xffffffffu ? 0xffffffffu : ns >> 4;
     /* Relaxed: the word carries all there is; the booking is under the site's lock. */
-    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
-    for (;;) {
-        uint64_t ctag = cur >> 48, done = (cur >> 32) & 0xffff, longest = cur & 0xffffffffu;
-        uint64_t next;
-        if (ctag == tag && done < (uint64_t)tm->nthreads)
-            next = tag << 48 | (done + 1) << 32 | (units > longest ? units : longest);
-        else if (cur == 0 || done >= (uint64_t)tm->nthreads)
-            next = tag << 48 | (uint64_t)1 << 32 | units;
+    uint64_t cur = atomic_load_explicit(tm->done, memory_order_relaxed), next;
+    do {
+        uint64_t ctag = cur & 0xffff, members = (cur >> 16) & 0xffff, longest = cur >> 32;
+        if (ctag == tag)
+            next = (units > longest ? units : longest) << 32 | (members + 1) << 16 | tag;
+        else if (!cur || (uint16_t)(ctag - tag) >= 0x8000u)
+            next = units << 32 | (uint64_t)1 << 16 | tag; /* first member, or an older record */
         else
-            return;
-        if (atomic_compare_exchange_weak_explicit(w, &cur, next, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            if (((next >> 32) & 0xffff) == (uint64_t)tm->nthreads)
-                judge_book(s, tm->weighted, (double)((next & 0xffffffffu) << 4), tm->n);
-            return;
-        }
-    }
+            return; /* a later execution holds the record */
+    } while (!atomic_compare_exchange_weak_explicit(tm->done, &cur, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    if (((next >> 16) & 0xffff) == P)
+        judge_book(s, tm->weighted, (double)((next >> 32) << 4), tm->n);
 }
 
 /* The end of a thread's static range: a taken loop's time is folded into the thread's mean at
@@ -811,11 +800,11 @@ SHIM_API void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
         struct wsite *s = tm->site;
         if (s && s->slot && tm->iters > 0 && dt > 0)
             learn(&s->slot[tm->tid], (double)dt / (double)tm->iters);
-        if (s && tm->instance)
-            finish(tm, dt); /* timed from the common start: a member of a region's table */
-        /* LF_TRACE: the range as a chunk of its own (-ENOENT, at once, when tracing is off). */
-        lf_trace_range(s ? s->label : "kmp:static@?", tm->instance, tm->tid, tm->j0,
-                       tm->j0 + tm->iters, tm->t0, end, tm->weighted ? "weighted" : "static");
+        if (s && tm->done)
+            finish(tm, dt); /* timed from the common start: a member of a region's split */
+        if (tracing)        /* LF_TRACE: the range as a chunk of its own */
+            lf_trace_range(s ? s->label : "kmp:static@?", tm->instance, tm->tid, tm->j0,
+                           tm->j0 + tm->iters, tm->t0, end, tm->weighted ? "weighted" : "static");
         tm->t0 = 0;
         return;
     }

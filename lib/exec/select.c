@@ -102,9 +102,10 @@ void lf__select_book(struct lf__select *sel, int k, double x)
     int better = -1;
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
-        if (j != k && o->have && o->fresh == 0 && lf__select_median(o) < better_ns) {
+        double om = j != k && o->have && o->fresh == 0 ? lf__select_median(o) : better_ns;
+        if (om < better_ns) {
             better = j;
-            better_ns = lf__select_median(o);
+            better_ns = om;
         }
     }
     if (better >= 0)

@@ -45,12 +45,12 @@ tests_list_schedules_LDADD = libloopfarm-core.la -lm
 # The layers of doc/design.md (includes from the sources, calls from the
 # objects), and the public headers in C99/C11/C++11/17/20 with an LF_FOR
 # program in C++ under every schedule.
-TESTS += tests/test_layers.sh
+TESTS += tests/test_layers.sh tests/test_needed.sh
 # The documents against the tree: links, the environment table, the
 # schedules, README.md's snippets and headline (tests/test_docs.sh).
 TESTS += tests/test_docs.sh
 EXTRA_DIST += tests/test_docs.sh
-EXTRA_DIST += tests/test_layers.sh tests/test_cxx.sh tests/headers_use.c tests/example_cxx.cc \
+EXTRA_DIST += tests/test_layers.sh tests/test_needed.sh tests/test_cxx.sh tests/headers_use.c tests/example_cxx.cc \
 	tests/parallel_for.cc
 if HAVE_OPENMP
 TESTS += tests/test_cxx.sh

@@ -15,6 +15,7 @@
 
 #include "lfcu.h"
 #include "exec/exec.h"
+#include "policy/fmath.h"
 #include "policy/policy.h"
 
 #define HUGE_N (UINT64_MAX - 5)
@@ -724,6 +725,66 @@ static void test_parse_accepts_documented_forms(void)
     }
 }
 
+/* Distance of a from b in units in the last place of b. */
+static double ulps(double a, double b)
+{
+    if (a == b)
+        return 0.0;
+    double b_abs = fabs(b);
+    return fabs(a - b) / (nextafter(b_abs, INFINITY) - b_abs);
+}
+
+/* lib/policy/fmath.h against libm: the contracts its header states, over values drawn
+ * across the whole exponent range and at the edges. */
+static void test_fmath_matches_libm(void)
+{
+    srand(12345);
+    double worst_log = 0, worst_exp = 0, worst_ipow = 0, worst_pow = 0;
+    for (int i = 0; i < 200000; i++) {
+        double u = (double)rand() / RAND_MAX, v = (double)rand() / RAND_MAX;
+        double x = exp((u - 0.5) * 1400.0); /* e^-700 .. e^700 */
+        worst_log = fmax(worst_log, ulps(lf__log(x), log(x)));
+        double y = (v - 0.5) * 1400.0;
+        if (exp(y) > 0x1p-1022) /* normal results: subnormal ones are rounded twice */
+            worst_exp = fmax(worst_exp, ulps(lf__exp(y), exp(y)));
+        double b = u * 10.0, n = (double)(rand() % 300) - 100.0, e = (v - 0.5) * 80.0;
+        if (isfinite(pow(b, n)) && pow(b, n) > 0x1p-1022)
+            worst_ipow = fmax(worst_ipow, ulps(lf__pow(b, n), pow(b, n)));
+        if (b > 0.0 && isfinite(pow(b, e)) && pow(b, e) > 0x1p-1022)
+            worst_pow = fmax(worst_pow, ulps(lf__pow(b, e), pow(b, e)) / (2.0 + fabs(e * log(b))));
+    }
+    CU_ASSERT(worst_log <= 3.0);
+    CU_ASSERT(worst_exp <= 2.0);
+    CU_ASSERT(worst_ipow <= 2.0);
+    CU_ASSERT(worst_pow <= 4.0);
+    /* Exact where libm is exact. */
+    CU_ASSERT(lf__log(1.0) == 0.0);
+    CU_ASSERT(lf__exp(0.0) == 1.0);
+    CU_ASSERT(lf__pow(2.0, 10.0) == 1024.0);
+    CU_ASSERT(lf__pow(2.5, 3.0) == 15.625);
+    CU_ASSERT(lf__pow(2.0, -3.0) == 0.125);
+    for (int k = 0; k <= 22; k++)
+        CU_ASSERT(lf__log10(pow(10.0, k)) == (double)k);
+    for (int m = 2; m < 200000; m++) /* the decades of umr's probe() */
+        CU_ASSERT(floor(40.0 * lf__log10(m)) == floor(40.0 * log10(m)));
+    /* Edges. */
+    CU_ASSERT(isnan(lf__log(-1.0)) && isnan(lf__log(NAN)));
+    CU_ASSERT(lf__log(0.0) == -INFINITY && lf__log(INFINITY) == INFINITY);
+    CU_ASSERT(ulps(lf__log(0x1p-1070), log(0x1p-1070)) <= 3.0); /* subnormal */
+    CU_ASSERT(lf__exp(1000.0) == INFINITY && lf__exp(-1000.0) == 0.0 && isnan(lf__exp(NAN)));
+    CU_ASSERT(lf__pow(0.0, 0.5) == 0.0 && lf__pow(0.0, -0.5) == INFINITY);
+    CU_ASSERT(isnan(lf__pow(-2.0, 0.5)) && lf__pow(-2.0, 3.0) == -8.0);
+    CU_ASSERT(lf__pow(NAN, 0.0) == 1.0 && lf__pow(1e300, 2.0) == INFINITY);
+    /* fmax, fmin and nearbyint. */
+    CU_ASSERT(lf__fmax(1.0, NAN) == 1.0 && lf__fmax(NAN, 2.0) == 2.0 && lf__fmax(-1.0, 3.0) == 3.0);
+    CU_ASSERT(lf__fmin(1.0, NAN) == 1.0 && lf__fmin(NAN, 2.0) == 2.0 &&
+              lf__fmin(-1.0, 3.0) == -1.0);
+    const double r[] = {0.5,  1.5, 2.5, -2.5, 3.49999, -7.5000001, 1e15 + 0.5, 4503599627370495.5,
+                        1e300};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        CU_ASSERT(lf__rint_even(r[i]) == nearbyint(r[i]));
+}
+
 static const struct lfcu_test tests[] = {
     {"every policy hands out each iteration exactly once",
      test_every_policy_hands_out_each_iteration_exactly_once},
@@ -751,6 +812,7 @@ static const struct lfcu_test tests[] = {
     {"af chunks follow measured speed", test_af_chunks_follow_measured_speed},
     {"parse rejects bad specs with a message", test_parse_rejects_bad_specs_with_a_message},
     {"parse accepts the documented forms", test_parse_accepts_documented_forms},
+    {"fmath matches libm", test_fmath_matches_libm},
     {0},
 };
 

@@ -11,6 +11,7 @@
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"
 #include "platform/platform.h"
+#include "policy/fmath.h"
 
 unsigned long lf_trip_count(long lo, long hi, long incr, int *ok)
 {
@@ -386,8 +387,8 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
                                 l->mem.valid ? l->mem.ipt[t] : 0.0);
     double lo = p->cost[0], hi = p->cost[0];
     for (int b = 1; b < LF__PROF_BINS; b++) {
-        lo = fmin(lo, p->cost[b]);
-        hi = fmax(hi, p->cost[b]);
+        lo = lf__fmin(lo, p->cost[b]);
+        hi = lf__fmax(hi, p->cost[b]);
     }
     describe_plans(l, plans, sizeof plans);
     fprintf(stderr,

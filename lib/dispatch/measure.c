@@ -9,6 +9,7 @@
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"
 #include "platform/platform.h"
+#include "policy/fmath.h"
 
 uint64_t lf__unclaimed(const struct lf__slot *s)
 {
@@ -69,7 +70,7 @@ void lf__chunk_complete(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t
          * share of the wall time it had a CPU, and what scheduling cost. */
         uint64_t cpu = lf__thread_cpu_ns() - th->cal_cpu0;
         uint64_t wall = lf__ticks_to_ns(now - th->cal_t0);
-        lf__exec_calib_report(&s->ex, tid, wall ? fmin(1.0, (double)cpu / (double)wall) : 1.0,
+        lf__exec_calib_report(&s->ex, tid, wall ? lf__fmin(1.0, (double)cpu / (double)wall) : 1.0,
                               (double)(total - busy), lf__perf_bm_self());
         th->calibrating = 0;
         /* acq_rel: our calibration values are visible to the member that

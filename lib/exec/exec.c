@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "policy/fmath.h"
 
 enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int located,
                                         uint64_t *fa_chunk)
@@ -351,8 +352,8 @@ uint64_t lf__exec_fetch_size(uint64_t c, uint64_t rem, const struct lf__fetch *f
     double k = ((double)rem * f->t_owner - f->beta) / (f->t_owner + per);
     if (!(k >= 1.0))
         return 0;
-    double want = fmax((double)c, ceil(LF__FETCH_AMORTISE * f->beta / per));
-    want = fmin(want, floor(k));
+    double want = lf__fmax((double)c, ceil(LF__FETCH_AMORTISE * f->beta / per));
+    want = lf__fmin(want, floor(k));
     return want >= (double)rem ? rem : (uint64_t)want;
 }
 
@@ -397,7 +398,7 @@ int lf__exec_mem_end(const struct lf__exec *x, struct lf__site_mem *m, double *d
         m->cost[t][1] = lf__word_getd(&v->w[t].stage_lat_ns);
         m->cost[t][2] = lf__word_getd(&v->w[t].stage_ns_per_iter);
         if (m->valid && m->ipt[t] > 0)
-            *drift = fmax(*drift, fabs(ipt / m->ipt[t] - 1.0));
+            *drift = lf__fmax(*drift, fabs(ipt / m->ipt[t] - 1.0));
         m->ipt[t] = ipt > 0 ? ipt : 1e-3;
         if (ipt > 0) {
             /* Smallest power-of-two chunk that lasts calns at this rate. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "policy/fmath.h"
 
 /* Rounds of the alternating estimate of speeds and costs. */
 #define LF__PROF_ROUNDS 8
@@ -28,9 +29,9 @@ void lf__exec_profile_book(const struct lf__exec *x, int w, uint64_t lo, uint64_
     b1 = b1 < LF__PROF_BINS ? b1 : LF__PROF_BINS - 1;
     double units = lf__profile_units(p, v->n, lo, lo + iters);
     for (int b = b0; b <= b1 && units > 0.0; b++) {
-        double it = fmin(end, (b + 1) * bw) - fmax(from, b * bw);
+        double it = lf__fmin(end, (b + 1) * bw) - lf__fmax(from, b * bw);
         if (b == b1 && b == LF__PROF_BINS - 1)
-            it = end - fmax(from, b * bw);
+            it = end - lf__fmax(from, b * bw);
         if (!(it > 0.0))
             continue;
         a->it[b] += it;

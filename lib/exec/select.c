@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "exec/select.h"
+#include "policy/fmath.h"
 
 double lf__select_median(const struct lf__arm *a)
 {
@@ -62,8 +63,8 @@ static void arm_lost(struct lf__select *sel, int k, double best)
 {
     struct lf__arm *a = &sel->arm[k];
     double r = best > 0.0 ? lf__select_median(a) / best : 1.0;
-    double g = fmax(2.0 * (double)a->gap, LF__SEL_TRIAL * (r - 1.0) / LF__SEL_SHARE);
-    g = fmin(fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
+    double g = lf__fmax(2.0 * (double)a->gap, LF__SEL_TRIAL * (r - 1.0) / LF__SEL_SHARE);
+    g = lf__fmin(lf__fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
     a->gap = (unsigned long)g;
     a->due = sel->execs + a->gap;
 }

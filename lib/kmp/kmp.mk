@@ -11,7 +11,7 @@ lib_LTLIBRARIES += libloopfarm-kmp.la
 libloopfarm_kmp_la_SOURCES = lib/kmp/shim.c lib/kmp/static.c lib/kmp/kmp.h lib/exec/select.c \
 	lib/exec/select.h $(LF_SHIM_COMMON)
 libloopfarm_kmp_la_CPPFLAGS = $(AM_CPPFLAGS) -DLF_BUILDING -DLF_ENV_QUIET
-libloopfarm_kmp_la_LIBADD = libloopfarm.la -ldl -lm
+libloopfarm_kmp_la_LIBADD = libloopfarm.la -ldl
 libloopfarm_kmp_la_LDFLAGS = -shared -avoid-version
 endif
 

@@ -29,20 +29,7 @@
 #include <string.h>
 
 #include "mpi/mpi.h"
-
-static double bits_to_double(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static uint64_t double_to_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
+#include "policy/fmath.h"
 
 /* Wait politely for another rank (a waiting rank may share a core with the
  * one it waits for). */
@@ -267,8 +254,8 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->t_entry = r->t_prev_end = MPI_Wtime();
     /* The first rank in fixes the bounds and the instance's clock origin. */
     uint64_t seen = lf__mpi_cas(&r->win, ctl(r, LF__MW_FP), 0, fp);
-    uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, double_to_bits(r->t_entry));
-    r->t_begin = t0 ? bits_to_double(t0) : r->t_entry;
+    uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, lf__double_bits(r->t_entry));
+    r->t_begin = t0 ? lf__bits_double(t0) : r->t_entry;
     memset(r->w, 0, (size_t)r->win.P * sizeof *r->w);
     r->view.n = stream ? 0 : n; /* a stream's size is unknown: its policies read r only */
     r->view.claim_ns = 0.0;

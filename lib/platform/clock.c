@@ -13,6 +13,7 @@
 
 #include "platform/clock.h"
 #include "platform/env.h"
+#include "platform/platform.h"
 
 /* A provisional rate is measured over at least this many ns ... */
 #define CLOCK_MIN_WINDOW 200000u
@@ -106,15 +107,10 @@ static double tsc_hz_stated(const char **from)
             }
         }
     }
-    FILE *f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "r");
-    if (f) {
-        unsigned long khz = 0;
-        int ok = fscanf(f, "%lu", &khz) == 1 && khz > 0;
-        fclose(f);
-        if (ok) {
-            *from = "the kernel (tsc_freq_khz)";
-            return (double)khz * 1e3;
-        }
+    long khz = lf__read_long("/sys/devices/system/cpu/cpu0/tsc_freq_khz");
+    if (khz > 0) {
+        *from = "the kernel (tsc_freq_khz)";
+        return (double)khz * 1e3;
     }
 #endif
     return 0.0;

@@ -255,16 +255,14 @@ static void find_one_node(void)
     one_node = 0;
     if (lf__env(LF__ENV_FAKE_NUMA))
         return;
-    FILE *f = fopen("/sys/devices/system/node/online", "r");
-    if (!f) {
+    char line[64];
+    if (lf__read_text("/sys/devices/system/node/online", line, sizeof line) < 0) {
         one_node = 1; /* a kernel without NUMA */
         return;
     }
-    char line[64];
     /* "0" is one node; "0-1" or "0,2" are several. */
-    if (fgets(line, sizeof line, f) && strcspn(line, "-,") == strlen(line))
+    if (strcspn(line, "-,") == strlen(line))
         one_node = 1;
-    fclose(f);
 }
 
 static inline void numa_init(void)

@@ -126,6 +126,15 @@ const char *lf__counters_status(void);
  * is not NULL) naming the reason.  Only with LF_HAVE_HWLOC. */
 int lf__hwloc_load(const char **why);
 
+/* The text of file path (at most size - 1 bytes, NUL-terminated in buf), read
+ * with open and read alone (lib/platform/sysfile.c): the count of bytes read,
+ * or -1 when the file cannot be opened (or buf is NULL or size 0). */
+long lf__read_text(const char *path, char *buf, size_t size);
+
+/* The non-negative decimal number a file such as a sysfs attribute starts
+ * with, or -1 when it cannot be read or does not start with one. */
+long lf__read_long(const char *path);
+
 /* Open the library soname (lib/platform/dl.c) and look up its functions
  * names[0..n-1] into fns; 0, or -1 with the reason in why (whylen bytes) and
  * the library closed.  Only with LF_HAVE_PAPI or LF_HAVE_HWLOC. */

@@ -9,6 +9,7 @@ LF_CORE_SOURCES += \
 	lib/platform/topo.c \
 	lib/platform/hwloc-load.c \
 	lib/platform/dl.c \
+	lib/platform/sysfile.c \
 	lib/platform/numa.h \
 	lib/platform/numa.c \
 	lib/platform/counters.c

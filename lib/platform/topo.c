@@ -342,18 +342,6 @@ int lf__where_self(struct lf__where *out)
 
 #ifdef LF_HAVE_HWLOC /* the probe spares loading hwloc's topology */
 /* Read one whole number from path; -1 when it cannot. */
-static long read_long(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    long v = -1;
-    if (f) {
-        if (fscanf(f, "%ld", &v) != 1)
-            v = -1;
-        fclose(f);
-    }
-    return v;
-}
-
 static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
 static int kinds_maybe;
 
@@ -375,7 +363,7 @@ static void find_kinds_maybe(void)
         for (long c = 0; c < ncpu; c++) {
             char path[128];
             snprintf(path, sizeof path, per_cpu[k], (int)c);
-            long v = read_long(path);
+            long v = lf__read_long(path);
             if (v < 0)
                 continue;
             if (first >= 0 && v != first) {

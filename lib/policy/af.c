@@ -43,6 +43,7 @@
 #include <math.h>
 
 #include "policy/factoring.h"
+#include "policy/fmath.h"
 
 struct af_state {
     struct lf__fac fac; /* fallback for workers not measured yet */
@@ -127,7 +128,7 @@ static uint64_t af_chunk(const void *state, const struct lf__view *v, int w, uin
             return lf__fac_chunk(&s->fac, v, r, NULL);
         double mean_mu = ps[AF_SUM_MU] / ps[AF_N1];
         double mean_var = ps[AF_N2] >= 0.5 ? ps[AF_SUM_VAR] / ps[AF_N2] : 0.0;
-        double unknown = (double)P - nearbyint(ps[AF_N1]);
+        double unknown = (double)P - lf__rint_even(ps[AF_N1]);
         D = ps[AF_VAR_MU] + mean_var * ps[AF_INV_MU1] + unknown * mean_var / mean_mu;
         E = ps[AF_INV_MU] + unknown / mean_mu;
         return af_size(D, E, mu_w, r);

@@ -48,6 +48,7 @@
 
 #include "policy/fit.h"
 #include "policy/policy.h"
+#include "policy/fmath.h"
 
 extern const struct lf__policy lf__policy_multi, lf__policy_af;
 
@@ -139,9 +140,9 @@ static uint64_t profile_chunk(const struct autop *st, const struct lf__view *v, 
     uint64_t pos = v->n - r;
     double left = lf__profile_units(v->prof, v->n, pos, v->n);
     uint64_t done = lf__word_get(&v->w[w].chunks) - lf__word_get(&v->w[w].calib_chunks);
-    double units = done == 0 ? fmin(st->u0 / st->k1 * f, left * f) : left / 2.0 * f;
+    double units = done == 0 ? lf__fmin(st->u0 / st->k1 * f, left * f) : left / 2.0 * f;
     if (v->claim_ns > 0.0)
-        units = fmax(units, v->claim_ns / CLAIM_SHARE / g);
+        units = lf__fmax(units, v->claim_ns / CLAIM_SHARE / g);
     return lf__profile_span(v->prof, v->n, pos, units);
 }
 

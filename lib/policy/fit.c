@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "policy/fit.h"
+#include "policy/fmath.h"
 
 /* Smallest |pivot| of the correlation matrix we accept: below it the
  * predictors are collinear for practical purposes. */
@@ -132,7 +133,7 @@ double lf__install_factor(double S, double cv)
 {
     if (!(S > M_E) || !(cv > 0.0) || !isfinite(cv))
         return 1.0;
-    double k = pow(log(S), cv); /* seed 000 eq. (8) */
+    double k = lf__pow(lf__log(S), cv); /* seed 000 eq. (8) */
     return (isfinite(k) && k >= 1.0) ? k : 1.0;
 }
 

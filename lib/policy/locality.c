@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "policy/locality.h"
+#include "policy/fmath.h"
 
 int lf__loc_pick(const uint64_t *remaining, int ndom, int self)
 {
@@ -43,7 +44,7 @@ uint64_t lf__loc_steal(uint64_t c, const struct lf__loc_times *t, int staging, u
     if (!staging && t->loc_it > 0) {
         tl = t->loc_ns / t->loc_it;
         if (tl > 0 && t->rem_it > 0)
-            x = fmax(0.0, t->rem_ns / t->rem_it - tl);
+            x = lf__fmax(0.0, t->rem_ns / t->rem_it - tl);
     }
     return lf__loc_remote_chunk(c, tl, x, r, owners);
 }

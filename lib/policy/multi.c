@@ -63,6 +63,7 @@
 
 #include "policy/fit.h"
 #include "policy/policy.h"
+#include "policy/fmath.h"
 
 /* The claim may cost at most this fraction of a chunk's compute time. */
 #define CLAIM_SHARE 0.02
@@ -128,8 +129,8 @@ static void multi_calibrated(void *state, const struct lf__view *v, uint64_t r)
         st->sum_inv0 += 1.0 / lf__t_or(t, st->tmean0);
     }
     st->cv = st->sample ? lf__cv_sample_value(&acc) : lf__cv_value(&acc);
-    st->k =
-        st->k_fixed >= 1.0 ? st->k_fixed : fmax(st->k_min, lf__install_factor((double)r, st->cv));
+    st->k = st->k_fixed >= 1.0 ? st->k_fixed
+                               : lf__fmax(st->k_min, lf__install_factor((double)r, st->cv));
     st->r0 = (double)r;
     st->ready = 1;
 }
@@ -161,7 +162,7 @@ static double fresh_fitness(const struct multi *st, const struct lf__view *v, in
         sub = st->tmean0 > 0.0 ? st->tmean0 : 1.0;
     double s = 0.0;
     if (ps) /* the executor's team sums: the same, in O(1) */
-        s = ps[MP_INV_T] + ((double)v->nworkers - nearbyint(ps[MP_N])) / sub;
+        s = ps[MP_INV_T] + ((double)v->nworkers - lf__rint_even(ps[MP_N])) / sub;
     for (int j = 0; j < v->nworkers && !ps; j++)
         s += 1.0 / lf__t_or(lf__view_last_ipt(v, j), sub);
     *tw = lf__t_or(lf__view_last_ipt(v, w), sub);
@@ -188,7 +189,7 @@ static int others_finish_first(const struct lf__view *v, int w, double now, doub
 {
     int active = 0;
     if (v->psum)
-        active = (int)nearbyint(v->psum[MP_ACTIVE]);
+        active = (int)lf__rint_even(v->psum[MP_ACTIVE]);
     for (int j = 0; j < v->nworkers && !v->psum; j++)
         active += !lf__word_get(&v->w[j].stopped);
     if (r > (uint64_t)active)

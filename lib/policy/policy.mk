@@ -5,6 +5,8 @@
 # rules of locality.  Their unit tests drive them through lib/exec/.
 LF_CORE_SOURCES += \
 	lib/policy/policy.h \
+	lib/policy/fmath.h \
+	lib/policy/fmath.c \
 	lib/policy/params.c \
 	lib/policy/registry.c \
 	lib/policy/locality.h \

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "policy/policy.h"
+#include "policy/fmath.h"
 
 /* Bin width in iterations and the bin of logical iteration k. */
 static double bin_width(uint64_t n)
@@ -24,7 +25,7 @@ double lf__profile_units(const struct lf__profile *p, uint64_t n, uint64_t a, ui
         return b > a ? (double)(b - a) : 0.0;
     double w = bin_width(n), u = 0.0, x = (double)a, end = (double)b;
     for (int k = bin_of(n, x); x < end && k < LF__PROF_BINS; k++) {
-        double stop = k == LF__PROF_BINS - 1 ? end : fmin(end, (k + 1) * w);
+        double stop = k == LF__PROF_BINS - 1 ? end : lf__fmin(end, (k + 1) * w);
         if (stop > x)
             u += (stop - x) * p->cost[k];
         x = stop;
@@ -39,7 +40,7 @@ uint64_t lf__profile_span(const struct lf__profile *p, uint64_t n, uint64_t a, d
         return lf__chunk_clamp(ceil(units), left);
     double w = bin_width(n), x = (double)a, end = (double)n;
     for (int k = bin_of(n, x); k < LF__PROF_BINS && units > 0.0; k++) {
-        double stop = k == LF__PROF_BINS - 1 ? end : fmin(end, (k + 1) * w);
+        double stop = k == LF__PROF_BINS - 1 ? end : lf__fmin(end, (k + 1) * w);
         double c = p->cost[k] > 0.0 ? p->cost[k] : 1e-9, have = (stop - x) * c;
         if (have >= units) {
             x += units / c;

@@ -29,6 +29,7 @@
 #include <math.h>
 
 #include "policy/rounds.h"
+#include "policy/fmath.h"
 
 #define UMR_MMAX 1000.0 /* more rounds than this never pay off with integer chunks */
 
@@ -82,7 +83,7 @@ void lf__umr_sums_add(struct lf__umr_sums *s, double t, double alpha, double bet
 
 double lf__umr_eq9(double theta, double eta, double W, double a, double M)
 {
-    double tm = pow(theta, M), lt = log(theta);
+    double tm = lf__pow(theta, M), lt = lf__log(theta);
     return eta - (W - M * eta) * tm * lt / (1.0 - tm) - 2.0 * a * (1.0 - tm) / (1.0 - theta);
 }
 
@@ -110,7 +111,7 @@ static double round0_for(const struct lf__umr_plan *p, double M)
         return p->W;
     if (fabs(p->theta - 1.0) < 1e-9)
         return p->W / M - p->K * (M - 1.0) / 2.0;
-    return p->eta + (p->W - M * p->eta) * (1.0 - p->theta) / (1.0 - pow(p->theta, M));
+    return p->eta + (p->W - M * p->eta) * (1.0 - p->theta) / (1.0 - lf__pow(p->theta, M));
 }
 
 /* Objective Ex of plan p with M rounds and first round r0, in ns. */
@@ -125,7 +126,7 @@ double lf__umr_round(const struct lf__umr_plan *p, int j)
         return p->round0;
     if (fabs(p->theta - 1.0) < 1e-9)
         return p->round0 + (double)j * p->K;
-    return pow(p->theta, (double)j) * (p->round0 - p->eta) + p->eta;
+    return lf__pow(p->theta, (double)j) * (p->round0 - p->eta) + p->eta;
 }
 
 /* Whether every round of p (with p->M rounds) gives each of m workers >= 1. */
@@ -152,19 +153,19 @@ int lf__umr_plan_make(struct lf__umr_plan *p, const struct lf__umr_sums *s, doub
     p->a = s->C / s->D;
     double mmax = UMR_MMAX;
     if (p->theta > 1.0)
-        mmax = fmin(mmax, 600.0 / log(p->theta)); /* theta^M stays finite */
+        mmax = lf__fmin(mmax, 600.0 / lf__log(p->theta)); /* theta^M stays finite */
     if (mmax < 1.0)
         mmax = 1.0;
     if (fabs(p->theta - 1.0) < 1e-9) {
         double q = 4.0 * s->C - p->K;
-        p->mstar = q > 0.0 ? fmin(sqrt(2.0 * W / q), mmax) : mmax;
+        p->mstar = q > 0.0 ? lf__fmin(sqrt(2.0 * W / q), mmax) : mmax;
     } else {
         p->eta = p->K / (1.0 - p->theta);
         /* Rounds must grow (seed 003 §6.2, Fig. 6 #2: "chunk_0 must be
          * greater than Delta"): with theta > 1 a round_0 below eta starts a
          * decreasing series, so round0_for(M) >= eta, i.e. M eta <= W. */
         if (p->theta > 1.0 && p->eta > 0.0)
-            mmax = fmax(1.0, fmin(mmax, W / p->eta));
+            mmax = lf__fmax(1.0, lf__fmin(mmax, W / p->eta));
         p->mstar = lf__umr_mstar(p->theta, p->eta, W, p->a, mmax);
     }
     /* The integer next to M* with the smaller Ex, among feasible ones. */

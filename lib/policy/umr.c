@@ -57,6 +57,7 @@
 
 #include "policy/factoring.h"
 #include "policy/rounds.h"
+#include "policy/fmath.h"
 
 struct umr {
     int select;    /* select=on|off (resource selection, §5.2) */
@@ -135,7 +136,7 @@ static int probe(int m, int P)
     if (P <= 256 || m == P || m <= 16)
         return 1;
     /* About 40 sizes per factor of 10 beyond that. */
-    return floor(40.0 * log10((double)m)) != floor(40.0 * log10((double)(m - 1)));
+    return floor(40.0 * lf__log10((double)m)) != floor(40.0 * lf__log10((double)(m - 1)));
 }
 
 /* Select workers and plan the rounds for r iterations (see the header). */

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomics.h"
 #include "mpi/mpi.h"
-#include "policy/fmath.h"
 
 /* Wait politely for another rank (a waiting rank may share a core with the
  * one it waits for). */
@@ -254,8 +254,8 @@ int lf__mpi_rank_begin(struct lf__mpi_rank *r, uint64_t n, int stream, uint64_t 
     r->t_entry = r->t_prev_end = MPI_Wtime();
     /* The first rank in fixes the bounds and the instance's clock origin. */
     uint64_t seen = lf__mpi_cas(&r->win, ctl(r, LF__MW_FP), 0, fp);
-    uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, lf__double_bits(r->t_entry));
-    r->t_begin = t0 ? lf__bits_double(t0) : r->t_entry;
+    uint64_t t0 = lf__mpi_cas(&r->win, ctl(r, LF__MW_T0), 0, lf__dbits(r->t_entry));
+    r->t_begin = t0 ? lf__bitsd(t0) : r->t_entry;
     memset(r->w, 0, (size_t)r->win.P * sizeof *r->w);
     r->view.n = stream ? 0 : n; /* a stream's size is unknown: its policies read r only */
     r->view.claim_ns = 0.0;

@@ -10,8 +10,15 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #include "policy/fmath.h"
+
+/* A double's representation and back (type punning through a union is defined in C). */
+union dbits {
+    double d;
+    uint64_t u;
+};
 
 /* ln 2 = LN2_HI + LN2_LO; LN2_HI has its low 32 bits zero, so k * LN2_HI is
  * exact for |k| < 2^20. */
@@ -34,9 +41,10 @@ double lf__log(double x)
         x *= 0x1p54;
         e = -54;
     }
-    uint64_t u = lf__double_bits(x);
+    uint64_t u = ((union dbits){.d = x}).u;
     e += (int)(u >> 52) - 1023;
-    double m = lf__bits_double((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull); /* [1, 2) */
+    double m =
+        ((union dbits){.u = (u & 0x000fffffffffffffull) | 0x3ff0000000000000ull}).d; /* [1, 2) */
     if (m > SQRT_2) {
         m *= 0.5;
         e++;
@@ -74,7 +82,7 @@ static double scale2(double p, int k)
         if (k < -1022)
             return 0.0;
     }
-    return p * lf__bits_double((uint64_t)(k + 1023) << 52);
+    return p * ((union dbits){.u = (uint64_t)(k + 1023) << 52}).d;
 }
 
 double lf__exp(double x)

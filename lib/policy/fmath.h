@@ -24,24 +24,6 @@
 #ifndef LF_POLICY_FMATH_H
 #define LF_POLICY_FMATH_H
 
-#include <stdint.h>
-#include <string.h>
-
-/* A double's bits and back, without aliasing. */
-static inline uint64_t lf__double_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-static inline double lf__bits_double(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
 static inline double lf__fmax(double a, double b)
 {
     if (a != a)

@@ -341,7 +341,6 @@ int lf__where_self(struct lf__where *out)
 }
 
 #ifdef LF_HAVE_HWLOC /* the probe spares loading hwloc's topology */
-/* Read one whole number from path; -1 when it cannot. */
 static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
 static int kinds_maybe;
 

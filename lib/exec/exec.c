@@ -60,6 +60,17 @@ uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mod
     uint64_t p = ipt > 0.0 ? lf__chunk_clamp(ceil(LF__PIECE_NS / ipt), rem) : lf__div_ceil(c, 8);
     if (mode == LF__LEASE_FORCE && p > lf__div_ceil(c, 4))
         p = lf__div_ceil(c, 4);
+    /* Costs whose places move: a piece aims at LF__PIECE_NS should it lie
+     * where the site's iterations cost the most. */
+    double peak = x->view->piece_peak;
+    if (peak > 1.0) {
+        double expect = lf__word_getd(&x->view->w[w].calib_ipt);
+        if (expect > 0.0) {
+            uint64_t most = lf__chunk_clamp(ceil(LF__PIECE_NS / (expect * peak)), rem);
+            if (p > most)
+                p = most;
+        }
+    }
     /* The ramp, where the memory expects a time per iteration: the first
      * piece LF__PIECE_FIRST_NS of it, each later one at most twice the one
      * before (or that first size, if larger).  Only a piece above twice
@@ -159,6 +170,19 @@ static void psum_update(const struct lf__exec *x, int w)
     }
 }
 
+/* The costliest bin of profile p over its mean bin (bins hold equal
+ * shares of the iterations), within [1, LF__PIECE_PEAK_MAX]. */
+static double profile_peak(const struct lf__profile *p)
+{
+    double top = 0.0, sum = 0.0;
+    for (int b = 0; b < LF__PROF_BINS; b++) {
+        top = lf__fmax(top, p->cost[b]);
+        sum += p->cost[b];
+    }
+    double r = sum > 0.0 ? top * LF__PROF_BINS / sum : 1.0;
+    return lf__fmin(lf__fmax(r, 1.0), LF__PIECE_PEAK_MAX);
+}
+
 int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0)
 {
     const struct lf__sched *s = x->sched;
@@ -187,13 +211,18 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
     /* The profile: this instance reads its own copy, trusted or not at all. */
     if (v->prof)
         v->prof = NULL;
+    double peak = 1.0;
     if (x->acc) {
         memset(x->acc, 0, (size_t)P * sizeof *x->acc);
         if (wanted && s->memory && m->prof.valid && m->prof.conf >= LF__PROF_TRUST) {
             *x->prof = m->prof;
             v->prof = x->prof;
         }
+        if (use_mem && m->prof.valid && m->prof.execs < 2)
+            peak = profile_peak(&m->prof);
     }
+    if (v->piece_peak != peak)
+        v->piece_peak = peak;
     if (memcmp(x->pstate, s->state, pol->state_size) != 0)
         memcpy(x->pstate, s->state, pol->state_size);
     if (pol->start)

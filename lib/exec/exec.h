@@ -143,6 +143,11 @@ enum lf__lease_mode {
  * longer than a regular one (lf__exec_piece). */
 #define LF__PIECE_FIRST_NS 2000.0
 
+/* The most lf__exec_piece takes an iteration to cost over its worker's
+ * mean where a site's costs move (lf__view's piece_peak): so that no
+ * piece aims below LF__PIECE_FIRST_NS of the mean time per iteration. */
+#define LF__PIECE_PEAK_MAX (LF__PIECE_NS / LF__PIECE_FIRST_NS)
+
 /* The lease mode of an instance of n iterations for P workers whose claim
  * variant is kind: the schedule's lease= (or its policy's default,
  * LF__P_LEASE), but off for a team of one, a static or locality-aware
@@ -166,7 +171,14 @@ enum lf__lease_mode lf__exec_lease_mode(const struct lf__sched *s, uint64_t n, i
  * expensive ones, holds a couple of microseconds' worth by the memory, not
  * an eighth of its chunk (doc/design.md).  On a loop of cheap iterations the
  * first size covers the chunk, and nothing changes; without a memory (a
- * first execution, a schedule that keeps none) neither.  In [1, rem]. */
+ * first execution, a schedule that keeps none) neither.  Where no later
+ * execution has confirmed the site's profile (one just built or replaced
+ * because it stopped predicting: the costs may move between executions;
+ * view's piece_peak > 1), every piece aims at LF__PIECE_NS at the
+ * calib_ipt the memory expects times piece_peak, the costliest bin the
+ * profile saw over its mean: the latest piece's time per iteration says
+ * nothing of where the next one lies, and a piece sized by a cheap one can
+ * land on iterations that cost many times more.  In [1, rem]. */
 uint64_t lf__exec_piece(const struct lf__exec *x, int w, enum lf__lease_mode mode, uint64_t c,
                         uint64_t rem, uint64_t prev);
 

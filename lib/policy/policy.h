@@ -174,7 +174,12 @@ struct lf__view {
     struct lf__wstat *w;        /* P slots, see above */
     double claim_ns;            /* measured cost of one claim, 0 if unknown */
     int calibrated_from_memory; /* calibration values came from the call site's memory */
-    int one_port;               /* stagings are served one at a time (seed 003 §3.2) */
+    /* The most an iteration of this instance may cost over its worker's
+     * mean time per iteration (calib_ipt), where no execution has yet
+     * confirmed the call site's profile; 0 or 1: nothing known beyond the
+     * latest times (lib/exec/exec.h, lf__exec_piece). */
+    double piece_peak;
+    int one_port; /* stagings are served one at a time (seed 003 §3.2) */
     /* A master that pushes chunks (lf-sim --protocol push): overlap is 1 when
      * a worker receives its next chunk while it computes, so a chunk's
      * period is its compute time, not staging plus compute; split is the

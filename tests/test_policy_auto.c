@@ -675,6 +675,15 @@ static void test_units_and_span(void)
         CU_ASSERT_EQUAL(lf__profile_span(NULL, n, 0, 1e30), n);
         CU_ASSERT_EQUAL(lf__profile_span(&p, n, n - 1, 1e30), 1);
     }
+    /* The bins' spread over their mean: costs 0.25..4.25 in a cycle of five (six full
+     * cycles and 0.25, 1.25), so the mean is (6 * 11.25 + 1.5) / 32. */
+    double lo, hi, mean = (6.0 * 11.25 + 1.5) / LF__PROF_BINS;
+    lf__profile_range(&p, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.25 / mean, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 4.25 / mean, 1e-12);
+    struct lf__profile none = {.valid = 1};
+    lf__profile_range(&none, &lo, &hi);
+    CU_ASSERT(lo == 1.0 && hi == 1.0);
 }
 
 /* auto's parameters: k1 and a smallest chunk, once; leases on by default. */

@@ -11,7 +11,6 @@
 #include "dispatch/dispatch.h"
 #include "platform/clock.h"
 #include "platform/platform.h"
-#include "policy/fmath.h"
 
 unsigned long lf_trip_count(long lo, long hi, long incr, int *ok)
 {
@@ -385,11 +384,8 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
     for (int t = 0; t < l->P && off < sizeof rates - 24; t++)
         off += (size_t)snprintf(rates + off, sizeof rates - off, "%s%.3g", t ? " " : "",
                                 l->mem.valid ? l->mem.ipt[t] : 0.0);
-    double lo = p->cost[0], hi = p->cost[0];
-    for (int b = 1; b < LF__PROF_BINS; b++) {
-        lo = lf__fmin(lo, p->cost[b]);
-        hi = lf__fmax(hi, p->cost[b]);
-    }
+    double lo, hi;
+    lf__profile_range(p, &lo, &hi);
     describe_plans(l, plans, sizeof plans);
     fprintf(stderr,
             "loopfarm: %s: execution %lu of %s: %s (plan %s); ns per unit by thread [%s]; profile "

@@ -170,17 +170,13 @@ static void psum_update(const struct lf__exec *x, int w)
     }
 }
 
-/* The costliest bin of profile p over its mean bin (bins hold equal
- * shares of the iterations), within [1, LF__PIECE_PEAK_MAX]. */
+/* The costliest bin of profile p over its mean bin, within
+ * [1, LF__PIECE_PEAK_MAX]. */
 static double profile_peak(const struct lf__profile *p)
 {
-    double top = 0.0, sum = 0.0;
-    for (int b = 0; b < LF__PROF_BINS; b++) {
-        top = lf__fmax(top, p->cost[b]);
-        sum += p->cost[b];
-    }
-    double r = sum > 0.0 ? top * LF__PROF_BINS / sum : 1.0;
-    return lf__fmin(lf__fmax(r, 1.0), LF__PIECE_PEAK_MAX);
+    double lo, hi;
+    lf__profile_range(p, &lo, &hi);
+    return lf__fmin(lf__fmax(hi, 1.0), LF__PIECE_PEAK_MAX);
 }
 
 int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint64_t *cal0)

@@ -167,6 +167,11 @@ double lf__profile_units(const struct lf__profile *p, uint64_t n, uint64_t a, ui
  * units, at least 1 and at most n - a; units iterations when p is NULL. */
 uint64_t lf__profile_span(const struct lf__profile *p, uint64_t n, uint64_t a, double units);
 
+/* The cheapest (*lo) and the costliest (*hi) bin of p over its mean bin
+ * (the bins hold equal shares of the iterations); 1 and 1 when p costs
+ * nothing. */
+void lf__profile_range(const struct lf__profile *p, double *lo, double *hi);
+
 /* The read-only view a policy decides from. */
 struct lf__view {
     uint64_t n;                 /* trip count of this loop instance */

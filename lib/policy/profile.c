@@ -1,6 +1,6 @@
 /* lib/policy/profile.c - reading a cost profile: the expected cost of a
- * range of iterations, and the range from a point that holds a given cost
- * (struct lf__profile in policy.h).  Pure arithmetic; the profile is
+ * range of iterations, the range from a point that holds a given cost, and
+ * the spread of its bins' costs (struct lf__profile in policy.h).  Pure arithmetic; the profile is
  * learned by lib/exec/profile.c. */
 #include <math.h>
 
@@ -51,4 +51,17 @@ uint64_t lf__profile_span(const struct lf__profile *p, uint64_t n, uint64_t a, d
         x = stop;
     }
     return lf__chunk_clamp(ceil(x - (double)a), left);
+}
+
+void lf__profile_range(const struct lf__profile *p, double *lo, double *hi)
+{
+    double min = p->cost[0], max = p->cost[0], sum = 0.0;
+    for (int b = 0; b < LF__PROF_BINS; b++) {
+        min = lf__fmin(min, p->cost[b]);
+        max = lf__fmax(max, p->cost[b]);
+        sum += p->cost[b];
+    }
+    double mean = sum / LF__PROF_BINS;
+    *lo = mean > 0.0 ? min / mean : 1.0;
+    *hi = mean > 0.0 ? max / mean : 1.0;
 }

@@ -12,7 +12,8 @@
  *              execution (a fixed pseudo-random number of rounds per iteration).
  * --loop steal runs the same kernels under schedule(nonmonotonic: dynamic), which libomp 14
  * runs as its static_steal schedule.
- * --load hog|varying forks a background process pinned to the last allowed CPU: spinning, or
+ * --load hog|varying forks a background process pinned to the process's last allowed CPU (so
+ * beside the last thread of a team bound with OMP_PLACES=threads): spinning, or
  * spinning for half of each 50 ms period and sleeping for the rest (lf-bench's hog and
  * varying); it dies with the program.
  *
@@ -71,8 +72,9 @@ static void stop_load(void)
     }
 }
 
-/* Fork the background process of load 1 (hog) or 2 (varying) on the last allowed CPU. */
-static void start_load(int load)
+/* The last CPU the process may run on, or -1: called before the first parallel region, since
+ * OMP_PROC_BIND then narrows the initial thread's own set to its place. */
+static int last_cpu(void)
 {
     cpu_set_t set;
     int cpu = -1;
@@ -80,6 +82,13 @@ static void start_load(int load)
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &set))
                 cpu = c;
+    return cpu;
+}
+
+/* Fork the background process of load 1 (hog) or 2 (varying) on CPU cpu (-1: anywhere). */
+static void start_load(int load, int cpu)
+{
+    cpu_set_t set;
     loader = fork();
     if (loader < 0) {
         perror("lf-kmp-static: fork");
@@ -160,6 +169,10 @@ int main(int argc, char **argv)
         size = kernel == K_STENCIL ? 1024 : kernel == K_MATVEC ? 1536 : 20000;
     if (!reps)
         reps = kernel == K_STENCIL ? 300 : kernel == K_MATVEC ? 150 : 100;
+    /* The background process starts before the arrays exist: forked later, it would share their
+     * pages copy-on-write, and the timed loop would pay for copying every page it writes. */
+    if (load)
+        start_load(load, last_cpu());
     long n = size;
     long cells = kernel == K_IRREGULAR ? n : n * n;
     double *a = malloc((size_t)cells * sizeof *a), *b = malloc((size_t)cells * sizeof *b);
@@ -176,8 +189,6 @@ int main(int argc, char **argv)
     }
     for (long i = 0; i < n; i++)
         x[i] = 1.0 / (double)(i + 1);
-    if (load)
-        start_load(load);
 
     double t0 = plain_now();
     for (long r = 0; r < reps; r++) {

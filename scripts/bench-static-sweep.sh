@@ -3,14 +3,14 @@
 # libloopfarm-kmp's weighted static over libomp's static depends on the length of one execution:
 # bench/lf-kmp-static's KERNEL (default irregular) at sizes whose executions last from a few ms
 # to about 100 ms, with executions per run chosen so that every run lasts over 100 ms, under
-# SCENARIO (default hog: a process spinning on the last core), 2 threads bound.
+# SCENARIO (default hog: a process spinning on the last core), 2 threads bound one per CPU.
 #
 # Rows per size: libomp static, libomp static again (A/A), static:weighted (preloaded).  Rounds
 # interleave every (size, row) pair, rotating the rows' order.  Prints each row's median run
 # time with quartiles and the ratio to libomp static's median, and the median time of one
 # execution of libomp static on dedicated cores (the run's time over its executions, measured
 # once per size before the rounds).  A benchmark for a quiet machine: never part of make check.
-# Duration: about ROUNDS x 15 s (7 rounds: under 2 minutes).
+# Duration: about ROUNDS x 25 s (7 rounds: about 3 minutes).
 set -u
 build=$(cd "${1:?usage: bench-static-sweep.sh BUILDDIR [ROUNDS] [SCENARIO] [KERNEL]}" && pwd)
 rounds=${2:-7}
@@ -26,16 +26,19 @@ case $scenario in dedicated | hog | varying) ;; *)
     echo "bench-static-sweep: scenario \"$scenario\" is not one of dedicated, hog, varying" >&2
     exit 1 ;;
 esac
-# size:executions per kernel, from the default size up.
+# size:executions per kernel, from the default size up: every run over 100 ms and at least 24
+# executions, so that most of them come after the site's 3 settling even ones and the
+# weighted split's 3-execution trial.
 case $kernel in
-irregular) sizes="20000:100 60000:40 200000:16 600000:8" ;;
-matvec) sizes="1536:150 3072:40 6144:12" ;;
-stencil) sizes="1024:300 2048:80 4096:20" ;;
+irregular) sizes="20000:100 60000:40 200000:24 600000:24" ;;
+matvec) sizes="1536:150 3072:40 6144:24" ;;
+stencil) sizes="1024:300 2048:80 4096:40 6144:24" ;;
 *)
     echo "bench-static-sweep: kernel \"$kernel\" is not one of irregular, matvec, stencil" >&2
     exit 1 ;;
 esac
-export OMP_NUM_THREADS=2 OMP_PROC_BIND=true OMP_PLACES=cores
+# One place per logical CPU: see bench-static.sh on OMP_PLACES=cores under libomp.
+export OMP_NUM_THREADS=2 OMP_PROC_BIND=true OMP_PLACES=threads
 unset LF_SCHEDULE LF_REPLACE LF_VERBOSE LF_TRACE
 python3 - "$exe" "$shim" "$rounds" "$scenario" "$kernel" $sizes <<'PY'
 import os, statistics, subprocess, sys

@@ -592,17 +592,25 @@ static void test_plan_same(void)
     CU_ASSERT(!lf__exec_plan_same(&a, &b));
 }
 
-/* Run a two-arm selection (arm 0 settles, arm 1 allowed when allow) for execs executions
- * whose times per iteration are ns[arm]; count each arm's executions. */
-static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], int allow,
-                         unsigned count[2])
+/* Run a two-arm selection (arm 0 settles for the first settle executions, arm 1 allowed when
+ * allow) for execs executions whose times per iteration are ns[arm]; count each arm's
+ * executions. */
+static void run_settled(struct lf__select *sel, unsigned settle, int execs, const double ns[2],
+                        int allow, unsigned count[2])
 {
     for (int e = 0; e < execs; e++) {
-        int k = lf__select_next(sel, allow ? 1u << 1 : 0u, 0);
+        int k = lf__select_next(sel, allow ? 1u << 1 : 0u, 0, settle);
         CU_ASSERT_FATAL(k == 0 || k == 1);
         count[k]++;
         lf__select_book(sel, k, ns[k]);
     }
+}
+
+/* run_settled with auto's settling. */
+static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], int allow,
+                         unsigned count[2])
+{
+    run_settled(sel, LF__SEL_SETTLE, execs, ns, allow, count);
 }
 
 /* The selection on its own, as libloopfarm-kmp's static loops use it (arm 0: the even split,
@@ -653,6 +661,18 @@ static void test_select_two_arms(void)
     run_two_arms(&slow, 4 * LF__SEL_GAP_MAX, slower, 1, count);
     CU_ASSERT_EQUAL(slow.chosen, 0);
     CU_ASSERT(count[0] > count[1]);
+
+    /* A caller's own, shorter settling (libloopfarm-kmp's static loops settle for 3): the
+     * control runs exactly that many, then the challenger's trial follows at once. */
+    for (unsigned settle = 1; settle <= LF__SEL_SETTLE; settle++) {
+        struct lf__select quick = {0};
+        memset(count, 0, sizeof count);
+        run_settled(&quick, settle, (int)settle, ns, 1, count);
+        CU_ASSERT_EQUAL(count[0], settle);
+        run_settled(&quick, settle, LF__SEL_TRIAL, ns, 1, count);
+        CU_ASSERT_EQUAL(count[1], LF__SEL_TRIAL);
+        CU_ASSERT_EQUAL(quick.chosen, 1);
+    }
 }
 
 /* units and span are inverse: the span of the units of [a, b) is b - a. */

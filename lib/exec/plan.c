@@ -79,7 +79,8 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
             p.kind = LF__PLAN_TINY;
         } else {
-            p.kind = (enum lf__plan_kind)lf__select_next(&m->sel, mask, LF__PLAN_DEALT);
+            p.kind =
+                (enum lf__plan_kind)lf__select_next(&m->sel, mask, LF__PLAN_DEALT, LF__SEL_SETTLE);
             p.booked = 1;
         }
         m->tiny_runs = p.kind == LF__PLAN_TINY ? m->tiny_runs + 1 : 0;

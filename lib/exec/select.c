@@ -23,10 +23,10 @@ double lf__select_median(const struct lf__arm *a)
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-int lf__select_next(struct lf__select *sel, unsigned mask, int settle)
+int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
 {
     mask |= 1u << settle;
-    if (sel->execs < LF__SEL_SETTLE)
+    if (sel->execs < settle_execs)
         return settle;
     for (int k = 0; k < LF__SEL_ARMS; k++)
         if ((mask >> k & 1) && k != sel->chosen && sel->arm[k].fresh > 0)

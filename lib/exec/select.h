@@ -3,14 +3,15 @@
  * even and weighted static splits (lib/kmp/static.c).
  *
  * An arm is exploited (the chosen one) or on trial.  A site runs its settling arm for its
- * first LF__SEL_SETTLE executions; then every other allowed arm is tried for LF__SEL_TRIAL
- * executions in a row and judged on their median; a challenger whose trial's median beats the
- * chosen arm's by more than LF__SEL_HYST becomes the chosen one; one that loses is tried again
- * after a gap that doubles each time it loses (from LF__SEL_GAP_MIN) and is at least
- * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time over the chosen arm's (to
- * LF__SEL_GAP_MAX).  So in steady state a site's time is within about 1 + LF__SEL_HYST of its
- * best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).  When the chosen arm's own
- * median rises above another's latest trial by the same margin, that one is chosen.
+ * first few executions (the caller says how many: LF__SEL_SETTLE for auto's plans); then every
+ * other allowed arm is tried for LF__SEL_TRIAL executions in a row and judged on their median; a
+ * challenger whose trial's median beats the chosen arm's by more than LF__SEL_HYST becomes the
+ * chosen one; one that loses is tried again after a gap that doubles each time it loses (from
+ * LF__SEL_GAP_MIN) and is at least LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time
+ * over the chosen arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within about 1 +
+ * LF__SEL_HYST of its best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).  When the
+ * chosen arm's own median rises above another's latest trial by the same margin, that one is
+ * chosen.
  *
  * Pure: no clock, no atomics; the caller measures, normalises (time per iteration, so that
  * trip counts that change still compare) and serialises a selection's use. */
@@ -25,8 +26,8 @@
 /* Executions in a row an arm other than the chosen one runs when it is tried (first, and each
  * rerun): it is judged on their median, so one noisy execution neither makes nor breaks it. */
 #define LF__SEL_TRIAL 3
-/* Executions a site runs its settling arm before it tries any other: a site that runs only a
- * few times stays on the arm that is safest by the suite's evidence (doc/auto.md). */
+/* Executions an auto site runs its settling arm before it tries any other: a site that runs
+ * only a few times stays on the arm that is safest by the suite's evidence (doc/auto.md). */
 #define LF__SEL_SETTLE 8
 /* A challenger replaces the chosen arm when its median is below the chosen one's by more than
  * this fraction (hysteresis: one noisy execution does not flip the choice). */
@@ -59,11 +60,11 @@ struct lf__select {
 };
 
 /* The arm the next execution runs, among the arms in mask (bit k: arm k may run; settle's bit
- * is always taken as set): settle for the site's first LF__SEL_SETTLE booked executions; then
+ * is always taken as set): settle for the site's first settle_execs booked executions; then
  * one in the middle of its trial; else one never run, lowest first; else the one longest
  * overdue for a rerun, whose samples, measured long ago, are dropped as its trial begins;
  * else the chosen one when mask allows it, settle otherwise. */
-int lf__select_next(struct lf__select *sel, unsigned mask, int settle);
+int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs);
 
 /* Book one execution of arm k whose normalised time was x (ns per iteration, >= 0) and update
  * the choice (see above). */

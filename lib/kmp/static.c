@@ -48,6 +48,7 @@
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,6 +81,12 @@
 #define START_RING 4
 /* Times LF_VERBOSE names a site's weights; later changes are not printed. */
 #define VERBOSE_WEIGHTS 8
+/* Executions of libomp's even split a site runs before it tries the weighted one: enough for
+ * each thread's speed (a median of its latest three) and for the even split's own median.
+ * Fewer than auto's settling: the even split is the program's own schedule, and a weighted
+ * trial that loses costs LF__SEL_TRIAL executions, while a loop that runs a few long
+ * executions (where weighting pays most) would otherwise never leave the even split. */
+#define STATIC_SETTLE 3
 /* The arms a site's selection chooses between (lib/exec/select.h): libomp's even split, the
  * control and the settling arm, and the split by measured speed. */
 enum { ARM_EVEN, ARM_WEIGHTED };
@@ -505,6 +512,26 @@ static bool site_weights(struct wsite *s, int P, double *cum)
     return true;
 }
 
+/* Under LF_VERBOSE, once per process: say when the calling member may run on more than one
+ * CPU.  A speed is learned per thread, so it describes a CPU only while the thread stays on
+ * it; libomp binds one thread per place, and where CPUID shows every CPU as one core's
+ * hardware threads (some virtual machines) OMP_PLACES=cores makes a single place. */
+static void say_unbound(void)
+{
+    static atomic_int said;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) <= 1)
+        return;
+    /* Relaxed: one flag, ordering nothing. */
+    if (atomic_exchange_explicit(&said, 1, memory_order_relaxed))
+        return;
+    fprintf(stderr,
+            "loopfarm-kmp: weighted static: this thread may run on %d CPUs, so its measured "
+            "speed need not stay with it; bind one thread per CPU (OMP_PROC_BIND=true "
+            "OMP_PLACES=threads)\n",
+            CPU_COUNT(&set));
+}
+
 /* Under LF_VERBOSE, name site s and the split it fixed: the first one, then uneven ones (up to
  * VERBOSE_WEIGHTS reports). */
 static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum)
@@ -524,6 +551,8 @@ static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum
     for (int t = 0; t < P && off + 16 < sizeof buf; t++)
         off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%.3f", t ? " " : "",
                                 weighted ? cum[t + 1] - cum[t] : 1.0 / P);
+    if (k == 0)
+        say_unbound();
     fprintf(stderr,
             "loopfarm-kmp: %s the schedule(static) loop at %s (%llu iterations, %d threads): "
             "weights %s%s%s\n",
@@ -538,7 +567,7 @@ static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum
 static int judge_next(struct wsite *s)
 {
     pthread_mutex_lock(&s->lock);
-    int arm = lf__select_next(&s->sel, 1u << ARM_WEIGHTED, ARM_EVEN);
+    int arm = lf__select_next(&s->sel, 1u << ARM_WEIGHTED, ARM_EVEN, STATIC_SETTLE);
     pthread_mutex_unlock(&s->lock);
     return arm;
 }

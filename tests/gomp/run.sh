@@ -157,6 +157,25 @@ if [ "$abi" = kmp ]; then
     fi
 fi
 
+# libloopfarm-kmp's weighted static learns a speed per thread, so under LF_VERBOSE it says when
+# a thread may move between CPUs: unbound (no OMP_PROC_BIND) it does, and bound one thread per
+# CPU (OMP_PLACES=threads) it does not.  Needs two CPUs to bind to.
+if [ "$abi" = kmp ] && [ "$(nproc)" -ge 2 ]; then
+    runs=$((runs + 1))
+    said() {
+        env "$@" OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_REPLACE=static:weighted LF_VERBOSE=1 \
+            timeout 60 "$top/tests/kmp/k_ws_static" 2>&1 >/dev/null | grep -c "weighted static: this thread may run on"
+    }
+    loose=$(said -u OMP_PROC_BIND -u OMP_PLACES)
+    bound=$(said OMP_PROC_BIND=true OMP_PLACES=threads)
+    if [ "$loose" -ne 1 ] || [ "$bound" -ne 0 ]; then
+        fails=$((fails + 1))
+        echo "FAIL [LF_VERBOSE static] unbound threads said $loose times (expected once), bound ones $bound (expected never)"
+    else
+        echo "PASS [LF_VERBOSE static]: unbound threads are said once, threads bound one per CPU never"
+    fi
+fi
+
 # schedule(guided) loops keep OpenMP's guided bound under any loopfarm schedule: a chunk
 # claimed when u units were unassigned holds at most ceil(u / threads) of them.
 before=$fails

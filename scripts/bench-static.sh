@@ -62,11 +62,12 @@ unset LF_SCHEDULE LF_REPLACE LF_VERBOSE LF_TRACE
 
 # One run of row on case (kernel:size:executions) under scenario: its time in seconds.
 run() {
-    set -- "$1" "${2%%:*}" "$3" --size "$(echo "$2" | cut -d: -f2)" --reps "${2##*:}"
-    case $1 in
-    static | static-AA) "$exe" --kernel "$2" --load "$3" "$4" "$5" "$6" "$7" ;;
-    weighted) LD_PRELOAD="$shim" LF_REPLACE=static:weighted "$exe" --kernel "$2" --load "$3" "$4" "$5" "$6" "$7" ;;
-    steal) "$exe" --kernel "$2" --load "$3" "$4" "$5" "$6" "$7" --loop steal ;;
+    row=$1 kernel=${2%%:*} rest=${2#*:}
+    set -- --kernel "$kernel" --load "$3" --size "${rest%%:*}" --reps "${rest#*:}"
+    case $row in
+    static | static-AA) "$exe" "$@" ;;
+    weighted) LD_PRELOAD="$shim" LF_REPLACE=static:weighted "$exe" "$@" ;;
+    steal) "$exe" "$@" --loop steal ;;
     esac | awk '{ for (i = 1; i < NF; i++) if ($i == "time_s") print $(i + 1) }'
 }
 

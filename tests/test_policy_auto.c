@@ -615,9 +615,10 @@ static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], 
 
 /* The selection on its own, as libloopfarm-kmp's static loops use it (arm 0: the even split,
  * the control that settles; arm 1: the weighted one, allowed only when weights exist): the
- * control runs the first LF__SEL_SETTLE executions; a challenger that wins its trial is
- * chosen, one that loses is rerun at gaps that keep its cost within LF__SEL_SHARE; an arm
- * outside the mask never runs; a chosen arm that slows down is left. */
+ * control runs the first LF__SEL_SETTLE executions (auto's settling; any caller's, below); a
+ * challenger that wins its trial is chosen, one that loses is rerun at gaps that keep its cost
+ * within LF__SEL_SHARE; an arm outside the mask never runs; a chosen arm that slows down is left.
+ */
 static void test_select_two_arms(void)
 {
     struct lf__select sel = {0};

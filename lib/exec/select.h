@@ -8,10 +8,10 @@
  * challenger whose trial's median beats the chosen arm's by more than LF__SEL_HYST becomes the
  * chosen one; one that loses is tried again after a gap that doubles each time it loses (from
  * LF__SEL_GAP_MIN) and is at least LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time
- * over the chosen arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within about 1 +
- * LF__SEL_HYST of its best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).  When the
- * chosen arm's own median rises above another's latest trial by the same margin, that one is
- * chosen.
+ * over the chosen arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within
+ * about (1 + LF__SEL_HYST) of its best arm's plus LF__SEL_SHARE for each other arm
+ * (doc/auto.md).  When the chosen arm's own median rises above another's latest trial by the
+ * same margin, that one is chosen.
  *
  * Pure: no clock, no atomics; the caller measures, normalises (time per iteration, so that
  * trip counts that change still compare) and serialises a selection's use. */

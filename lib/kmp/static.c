@@ -520,10 +520,11 @@ static void say_unbound(void)
 {
     static atomic_int said;
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) <= 1)
-        return;
-    /* Relaxed: one flag, ordering nothing. */
-    if (atomic_exchange_explicit(&said, 1, memory_order_relaxed))
+    /* Relaxed: one flag, ordering nothing; read first, so that once said no site asks the
+     * kernel again. */
+    if (atomic_load_explicit(&said, memory_order_relaxed) ||
+        sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) <= 1 ||
+        atomic_exchange_explicit(&said, 1, memory_order_relaxed))
         return;
     fprintf(stderr,
             "loopfarm-kmp: weighted static: this thread may run on %d CPUs, so its measured "

@@ -1,7 +1,7 @@
 /* lib/policy/profile.c - reading a cost profile: the expected cost of a
  * range of iterations, the range from a point that holds a given cost, and
- * the spread of its bins' costs (struct lf__profile in policy.h).  Pure arithmetic; the profile is
- * learned by lib/exec/profile.c. */
+ * the spread of its bins' costs (struct lf__profile in policy.h).  Pure
+ * arithmetic; the profile is learned by lib/exec/profile.c. */
 #include <math.h>
 
 #include "policy/policy.h"

@@ -528,7 +528,8 @@ static double run_model(struct site *st, int execs, const double *ns, double noi
  * 1 + LF__SEL_HYST + LF__SEL_SHARE per losing candidate of the best plan's
  * (plus the first executions' tries); noise within +-1 % does not flip the
  * choice; when the chosen plan gets slower (a change of load or input),
- * the site moves to the plan that is now best within a few executions. */
+ * the site moves to the plan that is now best within a few executions, once
+ * a fresh trial of it confirms. */
 static void test_selection_abandons_losing_plan(void)
 {
     struct site st;
@@ -552,10 +553,10 @@ static void test_selection_abandons_losing_plan(void)
     run_model(&st, 500, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
     CU_ASSERT(st.m.sel.switches - switches <= 2);
-    /* OWN gets three times slower: DEALT takes over within a window. */
+    /* OWN gets three times slower: DEALT takes over within a window and a fresh trial. */
     ns[LF__PLAN_OWN] = 210.0;
     memset(count, 0, sizeof count);
-    run_model(&st, LF__SEL_WIN, ns, 0.01, count, &seed);
+    run_model(&st, LF__SEL_WIN + LF__SEL_TRIAL, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT);
     memset(count, 0, sizeof count);
     run_model(&st, 1000, ns, 0.01, count, &seed);
@@ -676,6 +677,34 @@ static void test_select_two_arms(void)
     }
 }
 
+/* Load that comes and goes: every time is multiplied by 5 in alternate phases of a fixed
+ * number of executions.  Whatever the phase length, the selection costs no more than the
+ * control alone (within the hysteresis), because a choice is made only by a trial against the
+ * chosen arm's latest samples; and where the phase is not a trial's length, it finds a
+ * challenger that is faster in every phase (before, comparing the chosen arm's latest samples
+ * with another's trial from the other phase cost 1.18 times the best arm in phases of 7). */
+static void test_select_phased_load(void)
+{
+    const double challenger[] = {0.7, 0.9, 1.1, 1.3};
+    const int phases[] = {1, 2, 3, 5, 7, 15, 50};
+    for (size_t c = 0; c < sizeof challenger / sizeof *challenger; c++)
+        for (size_t p = 0; p < sizeof phases / sizeof *phases; p++) {
+            struct lf__select sel = {0};
+            double total = 0.0, control = 0.0, other = 0.0;
+            for (int e = 0; e < 3000; e++) {
+                int k = lf__select_next(&sel, 1u << 1, 0, 3);
+                double f = (e / phases[p]) % 2 ? 5.0 : 1.0, x = (k ? challenger[c] : 1.0) * f;
+                total += x;
+                control += f;
+                other += challenger[c] * f;
+                lf__select_book(&sel, k, x);
+            }
+            CU_ASSERT(total <= control * (1.0 + LF__SEL_HYST));
+            if (challenger[c] < 1.0)
+                CU_ASSERT(total <= other * (1.0 + LF__SEL_HYST));
+        }
+}
+
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
 static void test_units_and_span(void)
 {
@@ -785,6 +814,7 @@ int main(void)
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"select_two_arms", test_select_two_arms},
+        {"select_phased_load", test_select_phased_load},
         {"plan_same", test_plan_same},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},

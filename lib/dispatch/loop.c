@@ -366,7 +366,8 @@ static void describe_plans(const struct lf_loop *l, char *buf, size_t len)
                                 lf__select_median(&sel->arm[k]), sel->arm[k].runs,
                                 k == sel->chosen ? " (chosen)" : "");
     if (off < len)
-        snprintf(buf + off, len - off, " tiny x%lu; %lu switches", l->tiny_done, sel->switches);
+        snprintf(buf + off, len - off, " tiny x%lu; %lu switches; trials of %u", l->tiny_done,
+                 sel->switches, sel->len ? sel->len : LF__SEL_TRIAL);
 }
 
 /* LF_VERBOSE: what a learning schedule knows of this call site after

@@ -493,8 +493,9 @@ struct lf__plan { /* every field is compared by lf__exec_plan_same */
  * with its memory on, no explicit lease= and no paper calibration, chooses:
  * tiny by the rule above; else the plan its selection exploits, or one
  * on trial (DEALT for its first LF__SEL_SETTLE executions; then OWN and
- * SELF are tried, each for LF__SEL_TRIAL executions, and a losing one is
- * tried again when due).  plan=KIND in the schedule forces a kind.  The
+ * SELF are tried, each for a trial of LF__SEL_TRIAL executions, longer
+ * where the choice flips under load that comes and goes, and a losing one
+ * is tried again when due).  plan=KIND in the schedule forces a kind.  The
  * constraints narrow the candidates: located chunks run DEALT only; the
  * guided bound rules out SELF and TINY; a monotonic loop's fixed chunks
  * come from one counter.  Counts a tiny execution in m.  Pure; the caller

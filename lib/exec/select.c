@@ -7,20 +7,58 @@
 #include "exec/select.h"
 #include "policy/fmath.h"
 
-double lf__select_median(const struct lf__arm *a)
+/* The site's trial length now. */
+static unsigned trial_len(const struct lf__select *sel)
 {
-    double v[LF__SEL_WIN];
-    unsigned k = a->have;
-    if (!k)
+    return sel->len ? sel->len : LF__SEL_TRIAL;
+}
+
+/* Arm a's latest m samples (m <= a->have), newest first, into v. */
+static void latest(const struct lf__arm *a, unsigned m, double *v)
+{
+    for (unsigned i = 0; i < m; i++)
+        v[i] = a->ns[(a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP];
+}
+
+/* The median of arm a's latest m samples (all, when it has fewer). */
+static double median_of(const struct lf__arm *a, unsigned m)
+{
+    double v[LF__SEL_KEEP];
+    if (m > a->have)
+        m = a->have;
+    if (!m)
         return 0.0;
-    memcpy(v, a->ns, k * sizeof *v);
-    for (unsigned i = 1; i < k; i++) /* insertion sort: at most LF__SEL_WIN values */
+    latest(a, m, v);
+    for (unsigned i = 1; i < m; i++)
         for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
             double t = v[j];
             v[j] = v[j - 1];
             v[j - 1] = t;
         }
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
+double lf__select_median(const struct lf__arm *a)
+{
+    return median_of(a, LF__SEL_WIN);
+}
+
+/* What arm a is judged on: in short trials the median of its latest samples (the chosen arm's
+ * window, a trial's own); in long ones, whose samples span the phases of a load that comes and
+ * goes, their mean, which is what the phases cost together. */
+static double judged(const struct lf__select *sel, const struct lf__arm *a, int chosen)
+{
+    unsigned L = trial_len(sel);
+    if (L <= LF__SEL_TRIAL)
+        return median_of(a, chosen ? LF__SEL_WIN : L);
+    unsigned m = a->have < L ? a->have : L;
+    double v[LF__SEL_KEEP], s = 0.0;
+    if (!m)
+        return 0.0;
+    latest(a, m, v);
+    for (unsigned i = 0; i < m; i++)
+        s += v[i];
+    return s / m;
 }
 
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
@@ -50,31 +88,40 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
 /* Add sample x to arm a. */
 static void arm_add(struct lf__arm *a, double x)
 {
-    a->ns[a->at] = x;
-    a->at = (a->at + 1) % LF__SEL_WIN;
-    if (a->have < LF__SEL_WIN)
+    a->ns[a->at] = (float)x;
+    a->at = (a->at + 1) % LF__SEL_KEEP;
+    if (a->have < LF__SEL_KEEP)
         a->have++;
     a->runs++;
 }
 
-/* Arm k lost its trial against the chosen one, whose median is best: rerun it after its gap,
- * doubled and at least what keeps its trials' cost within LF__SEL_SHARE of the site's time. */
-static void arm_lost(struct lf__select *sel, int k, double best)
+/* Arm k lost its trial (judged mine) against the chosen one (judged best): rerun it after its
+ * gap, doubled and at least what keeps its trials' cost within LF__SEL_SHARE of the site's time.
+ */
+static void arm_lost(struct lf__select *sel, int k, double mine, double best)
 {
     struct lf__arm *a = &sel->arm[k];
-    double r = best > 0.0 ? lf__select_median(a) / best : 1.0;
-    double g = lf__fmax(2.0 * (double)a->gap, LF__SEL_TRIAL * (r - 1.0) / LF__SEL_SHARE);
+    double r = best > 0.0 ? mine / best : 1.0;
+    double g = lf__fmax(2.0 * (double)a->gap, trial_len(sel) * (r - 1.0) / LF__SEL_SHARE);
     g = lf__fmin(lf__fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
     a->gap = (unsigned long)g;
     a->due = sel->execs + a->gap;
 }
 
-/* Make k the chosen arm; the one it replaces is tried again soon. */
+/* Make k the chosen arm; the one it replaces is tried again soon.  Going back to the arm chosen
+ * before soon after leaving it is a flip: the samples compared fell in different phases of a
+ * load, so trials double in length. */
 static void choose(struct lf__select *sel, int k)
 {
     struct lf__arm *old = &sel->arm[sel->chosen];
     old->gap = LF__SEL_GAP_MIN;
     old->due = sel->execs + LF__SEL_GAP_MIN;
+    unsigned L = trial_len(sel);
+    if (sel->before == k + 1 && sel->execs - sel->since <= (unsigned long)LF__SEL_FLIP * L &&
+        2 * L <= LF__SEL_KEEP)
+        sel->len = 2 * L;
+    sel->before = sel->chosen + 1;
+    sel->since = sel->execs;
     sel->chosen = k;
     sel->switches++;
 }
@@ -86,29 +133,37 @@ void lf__select_book(struct lf__select *sel, int k, double x)
     struct lf__arm *a = &sel->arm[k];
     sel->execs++;
     arm_add(a, x);
+    unsigned L = trial_len(sel);
+    if (L > LF__SEL_TRIAL && sel->execs - sel->since > (unsigned long)LF__SEL_CALM * L) {
+        sel->len = L / 2 > LF__SEL_TRIAL ? L / 2 : 0;
+        sel->since = sel->execs;
+    }
     if (k != sel->chosen) {
-        /* A trial: judged on its LF__SEL_TRIAL samples, the only ones it holds. */
-        if (++a->fresh < LF__SEL_TRIAL)
+        /* A trial: judged on its samples, the only ones it holds. */
+        if (++a->fresh < trial_len(sel))
             return;
         a->fresh = 0;
-        double mine = lf__select_median(a), best = lf__select_median(&sel->arm[sel->chosen]);
-        if (sel->arm[sel->chosen].have == 0 || mine < (1.0 - LF__SEL_HYST) * best)
+        const struct lf__arm *c = &sel->arm[sel->chosen];
+        double mine = judged(sel, a, 0), best = judged(sel, c, 1);
+        if (c->have == 0 || mine < (1.0 - LF__SEL_HYST) * best)
             choose(sel, k);
         else
-            arm_lost(sel, k, best);
+            arm_lost(sel, k, mine, best);
         return;
     }
-    /* The chosen arm got slower than another's latest trial: that one. */
-    double mine = lf__select_median(a), better_ns = (1.0 - LF__SEL_HYST) * mine;
+    /* The chosen arm got slower than another's latest trial: that one is tried again now, not
+     * chosen on its old samples, which may come from another phase of a load that comes and
+     * goes.  It is chosen only if its fresh trial wins. */
+    double mine = judged(sel, a, 1), better_ns = (1.0 - LF__SEL_HYST) * mine;
     int better = -1;
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
-        double om = j != k && o->have && o->fresh == 0 ? lf__select_median(o) : better_ns;
+        double om = j != k && o->have && o->fresh == 0 ? judged(sel, o, 0) : better_ns;
         if (om < better_ns) {
             better = j;
             better_ns = om;
         }
     }
-    if (better >= 0)
-        choose(sel, better);
+    if (better >= 0 && sel->arm[better].due > sel->execs)
+        sel->arm[better].due = sel->execs;
 }

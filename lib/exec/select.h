@@ -4,14 +4,23 @@
  *
  * An arm is exploited (the chosen one) or on trial.  A site runs its settling arm for its
  * first few executions (the caller says how many: LF__SEL_SETTLE for auto's plans); then every
- * other allowed arm is tried for LF__SEL_TRIAL executions in a row and judged on their median; a
- * challenger whose trial's median beats the chosen arm's by more than LF__SEL_HYST becomes the
- * chosen one; one that loses is tried again after a gap that doubles each time it loses (from
- * LF__SEL_GAP_MIN) and is at least LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time
- * over the chosen arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within
- * about (1 + LF__SEL_HYST) of its best arm's plus LF__SEL_SHARE for each other arm
- * (doc/auto.md).  When the chosen arm's own median rises above another's latest trial by the
- * same margin, that one is chosen.
+ * other allowed arm is tried for a trial's length of executions in a row (LF__SEL_TRIAL at
+ * first) and judged against the chosen arm's latest samples; a challenger that beats the
+ * chosen arm by more than LF__SEL_HYST becomes the chosen one; one that loses is tried again
+ * after a gap that doubles each time it loses (from LF__SEL_GAP_MIN) and is at least
+ * len (r - 1) / LF__SEL_SHARE executions, len the trial's length and r its time over the chosen
+ * arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within about
+ * (1 + LF__SEL_HYST) of its best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).
+ * When the chosen arm's own samples rise above another's latest trial by the same margin, that
+ * one is due for a trial at once: a choice is only ever made by a trial against the chosen
+ * arm's latest samples, never by samples of another time.
+ *
+ * Load that comes and goes in phases of a few executions makes such short comparisons fall in
+ * different phases, and the choice flips back and forth.  A switch back to the arm chosen
+ * before within LF__SEL_FLIP trial lengths is a flip, and doubles the trial's length (to
+ * LF__SEL_KEEP); trials longer than LF__SEL_TRIAL are judged on their mean against the mean of
+ * as many of the chosen arm's latest samples, which span the phases and so weigh them as the
+ * site's time does.  LF__SEL_CALM trial lengths without a switch halve it again.
  *
  * Pure: no clock, no atomics; the caller measures, normalises (time per iteration, so that
  * trip counts that change still compare) and serialises a selection's use. */
@@ -21,11 +30,21 @@
 /* Arms a selection holds at most. */
 #define LF__SEL_ARMS 4
 
-/* Samples of wall time an arm keeps (its latest ones). */
+/* Samples of wall time the chosen arm is judged on while trials are short (its latest ones,
+ * by their median). */
 #define LF__SEL_WIN 5
 /* Executions in a row an arm other than the chosen one runs when it is tried (first, and each
- * rerun): it is judged on their median, so one noisy execution neither makes nor breaks it. */
+ * rerun), while the site's choice does not flip: it is judged on their median, so one noisy
+ * execution neither makes nor breaks it. */
 #define LF__SEL_TRIAL 3
+/* Samples an arm keeps: the longest trial (LF__SEL_TRIAL doubled at most four times). */
+#define LF__SEL_KEEP 48
+/* A switch back to the arm chosen before, within this many trial lengths of the switch away
+ * from it, is a flip: it doubles the trial's length. */
+#define LF__SEL_FLIP 8
+/* A site whose trials are longer than LF__SEL_TRIAL halves them after this many trial lengths
+ * without a switch, so that a load that stopped coming and going is followed quickly again. */
+#define LF__SEL_CALM 32
 /* Executions an auto site runs its settling arm before it tries any other: a site that runs
  * only a few times stays on the arm that is safest by the suite's evidence (doc/auto.md). */
 #define LF__SEL_SETTLE 8
@@ -33,8 +52,8 @@
  * this fraction (hysteresis: one noisy execution does not flip the choice). */
 #define LF__SEL_HYST 0.02
 /* Exploration budget per losing arm: it is tried again after a gap of at least
- * LF__SEL_TRIAL (r - 1) / LF__SEL_SHARE executions, r its time over the chosen arm's, so that
- * its trials cost at most this share of the site's time. */
+ * len (r - 1) / LF__SEL_SHARE executions, len the trial's length and r its time over the chosen
+ * arm's, so that its trials cost at most this share of the site's time. */
 #define LF__SEL_SHARE   0.005
 #define LF__SEL_GAP_MIN 4
 #define LF__SEL_GAP_MAX 4096
@@ -42,9 +61,9 @@
 /* One candidate of a call site: its latest normalised times (ns of wall time per iteration),
  * how often it ran, and when it is due again. */
 struct lf__arm {
-    double ns[LF__SEL_WIN];
-    unsigned have, at; /* samples held (<= LF__SEL_WIN); the next one's place */
-    unsigned fresh;    /* samples of the trial in progress (0: none is) */
+    float ns[LF__SEL_KEEP]; /* a ring; float: a time per iteration needs no more */
+    unsigned have, at;      /* samples held (<= LF__SEL_WIN); the next one's place */
+    unsigned fresh;         /* samples of the trial in progress (0: none is) */
     unsigned long runs;
     unsigned long due; /* the site's booked execution count at which it is rerun */
     unsigned long gap;
@@ -55,6 +74,9 @@ struct lf__arm {
 struct lf__select {
     struct lf__arm arm[LF__SEL_ARMS];
     int chosen;          /* the arm exploited now */
+    int before;          /* the arm chosen before it, plus one (0: none) */
+    unsigned len;        /* executions a trial runs and arms are judged on (0: LF__SEL_TRIAL) */
+    unsigned long since; /* execs booked when the choice or len last changed */
     unsigned long execs; /* executions booked */
     unsigned long switches;
 };
@@ -70,7 +92,8 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
  * the choice (see above). */
 void lf__select_book(struct lf__select *sel, int k, double x);
 
-/* The median of an arm's samples (0 when it has none). */
+/* The median of an arm's latest LF__SEL_WIN samples, or of all when it has fewer (0 when it
+ * has none): what LF_VERBOSE reports. */
 double lf__select_median(const struct lf__arm *a);
 
 #endif

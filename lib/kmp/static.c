@@ -583,10 +583,11 @@ static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
     if (s->sel.switches != before && lf__kmp_cfg.verbose > 0)
         fprintf(stderr,
                 "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: %.3g ns "
-                "per iteration weighted (%lu executions), %.3g even (%lu)\n",
+                "per iteration weighted (%lu executions), %.3g even (%lu); trials of %u\n",
                 s->label, s->sel.chosen == ARM_WEIGHTED ? "weighted" : "even",
                 lf__select_median(&s->sel.arm[ARM_WEIGHTED]), s->sel.arm[ARM_WEIGHTED].runs,
-                lf__select_median(&s->sel.arm[ARM_EVEN]), s->sel.arm[ARM_EVEN].runs);
+                lf__select_median(&s->sel.arm[ARM_EVEN]), s->sel.arm[ARM_EVEN].runs,
+                s->sel.len ? s->sel.len : LF__SEL_TRIAL);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -679,14 +679,15 @@ static void test_select_two_arms(void)
 
 /* Load that comes and goes: every time is multiplied by 5 in alternate phases of a fixed
  * number of executions.  Whatever the phase length, the selection costs no more than the
- * control alone (within the hysteresis), because a choice is made only by a trial against the
- * chosen arm's latest samples; and where the phase is not a trial's length, it finds a
- * challenger that is faster in every phase (before, comparing the chosen arm's latest samples
- * with another's trial from the other phase cost 1.18 times the best arm in phases of 7). */
+ * control alone, and with a challenger faster in every phase no more than that challenger
+ * alone (each within the hysteresis): a choice is made only by a trial against the chosen
+ * arm's latest samples, and a site whose choice flips lengthens its trials until they span the
+ * phases.  Lengthened trials shrink back to LF__SEL_TRIAL once the load stops changing. */
 static void test_select_phased_load(void)
 {
     const double challenger[] = {0.7, 0.9, 1.1, 1.3};
     const int phases[] = {1, 2, 3, 5, 7, 15, 50};
+    int lengthened = 0;
     for (size_t c = 0; c < sizeof challenger / sizeof *challenger; c++)
         for (size_t p = 0; p < sizeof phases / sizeof *phases; p++) {
             struct lf__select sel = {0};
@@ -702,7 +703,19 @@ static void test_select_phased_load(void)
             CU_ASSERT(total <= control * (1.0 + LF__SEL_HYST));
             if (challenger[c] < 1.0)
                 CU_ASSERT(total <= other * (1.0 + LF__SEL_HYST));
+            CU_ASSERT(lf__select_trial(&sel) >= LF__SEL_TRIAL);
+            CU_ASSERT(lf__select_trial(&sel) <= LF__SEL_KEEP);
+            if (lf__select_trial(&sel) == LF__SEL_TRIAL)
+                continue;
+            lengthened++;
+            /* The load stops: the trials shrink back within the calm spans of each length. */
+            for (int e = 0; e < 2 * LF__SEL_CALM * LF__SEL_KEEP; e++) {
+                int k = lf__select_next(&sel, 1u << 1, 0, 3);
+                lf__select_book(&sel, k, k ? challenger[c] : 1.0);
+            }
+            CU_ASSERT_EQUAL(lf__select_trial(&sel), LF__SEL_TRIAL);
         }
+    CU_ASSERT(lengthened > 0); /* some phase lengths made the choice flip */
 }
 
 /* units and span are inverse: the span of the units of [a, b) is b - a. */

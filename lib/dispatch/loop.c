@@ -367,7 +367,7 @@ static void describe_plans(const struct lf_loop *l, char *buf, size_t len)
                                 k == sel->chosen ? " (chosen)" : "");
     if (off < len)
         snprintf(buf + off, len - off, " tiny x%lu; %lu switches; trials of %u", l->tiny_done,
-                 sel->switches, sel->len ? sel->len : LF__SEL_TRIAL);
+                 sel->switches, lf__select_trial(sel));
 }
 
 /* LF_VERBOSE: what a learning schedule knows of this call site after

@@ -7,8 +7,7 @@
 #include "exec/select.h"
 #include "policy/fmath.h"
 
-/* The site's trial length now. */
-static unsigned trial_len(const struct lf__select *sel)
+unsigned lf__select_trial(const struct lf__select *sel)
 {
     return sel->len ? sel->len : LF__SEL_TRIAL;
 }
@@ -48,7 +47,7 @@ double lf__select_median(const struct lf__arm *a)
  * goes, their mean, which is what the phases cost together. */
 static double judged(const struct lf__select *sel, const struct lf__arm *a, int chosen)
 {
-    unsigned L = trial_len(sel);
+    unsigned L = lf__select_trial(sel);
     if (L <= LF__SEL_TRIAL)
         return median_of(a, chosen ? LF__SEL_WIN : L);
     unsigned m = a->have < L ? a->have : L;
@@ -102,7 +101,7 @@ static void arm_lost(struct lf__select *sel, int k, double mine, double best)
 {
     struct lf__arm *a = &sel->arm[k];
     double r = best > 0.0 ? mine / best : 1.0;
-    double g = lf__fmax(2.0 * (double)a->gap, trial_len(sel) * (r - 1.0) / LF__SEL_SHARE);
+    double g = lf__fmax(2.0 * (double)a->gap, lf__select_trial(sel) * (r - 1.0) / LF__SEL_SHARE);
     g = lf__fmin(lf__fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
     a->gap = (unsigned long)g;
     a->due = sel->execs + a->gap;
@@ -116,7 +115,7 @@ static void choose(struct lf__select *sel, int k)
     struct lf__arm *old = &sel->arm[sel->chosen];
     old->gap = LF__SEL_GAP_MIN;
     old->due = sel->execs + LF__SEL_GAP_MIN;
-    unsigned L = trial_len(sel);
+    unsigned L = lf__select_trial(sel);
     if (sel->before == k + 1 && sel->execs - sel->since <= (unsigned long)LF__SEL_FLIP * L &&
         2 * L <= LF__SEL_KEEP)
         sel->len = 2 * L;
@@ -133,14 +132,14 @@ void lf__select_book(struct lf__select *sel, int k, double x)
     struct lf__arm *a = &sel->arm[k];
     sel->execs++;
     arm_add(a, x);
-    unsigned L = trial_len(sel);
+    unsigned L = lf__select_trial(sel);
     if (L > LF__SEL_TRIAL && sel->execs - sel->since > (unsigned long)LF__SEL_CALM * L) {
         sel->len = L / 2 > LF__SEL_TRIAL ? L / 2 : 0;
         sel->since = sel->execs;
     }
     if (k != sel->chosen) {
         /* A trial: judged on its samples, the only ones it holds. */
-        if (++a->fresh < trial_len(sel))
+        if (++a->fresh < lf__select_trial(sel))
             return;
         a->fresh = 0;
         const struct lf__arm *c = &sel->arm[sel->chosen];

@@ -88,6 +88,9 @@ struct lf__select {
  * else the chosen one when mask allows it, settle otherwise. */
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs);
 
+/* The executions a trial at this site runs now: LF__SEL_TRIAL, or more after flips. */
+unsigned lf__select_trial(const struct lf__select *sel);
+
 /* Book one execution of arm k whose normalised time was x (ns per iteration, >= 0) and update
  * the choice (see above). */
 void lf__select_book(struct lf__select *sel, int k, double x);

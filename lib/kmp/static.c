@@ -587,7 +587,7 @@ static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
                 s->label, s->sel.chosen == ARM_WEIGHTED ? "weighted" : "even",
                 lf__select_median(&s->sel.arm[ARM_WEIGHTED]), s->sel.arm[ARM_WEIGHTED].runs,
                 lf__select_median(&s->sel.arm[ARM_EVEN]), s->sel.arm[ARM_EVEN].runs,
-                s->sel.len ? s->sel.len : LF__SEL_TRIAL);
+                lf__select_trial(&s->sel));
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -33,6 +33,16 @@ struct got {
     int last;
 };
 
+/* Member 1's extra work per iteration: its static ranges take several times member 0's, so that
+ * a weighted shim measures speeds that differ by more than timing noise and runs its uneven
+ * ranges, which this test is also there to check.  No memory access: nothing for a sanitizer to
+ * instrument. */
+static void slow_member(void)
+{
+    for (int k = 0; k < 1024; k++)
+        __asm__ volatile("");
+}
+
 /* One execution of a loop of form T (bits wide, signed or not) from lb with n iterations of
  * stride incr by the current team; fills got[t] and marks c (n counters). */
 #define RUN_FORM(fn, T, S, bits)                                                                   \
@@ -67,8 +77,11 @@ struct got {
                          t, (long long)lo, (long long)hi, (long long)lb, n, (long long)incr);      \
                 got[t].j0 = from / step;                                                           \
                 got[t].j1 = got[t].j0 + span / step + 1;                                           \
-                for (unsigned long long j = got[t].j0; j < got[t].j1 && j < n; j++)                \
+                for (unsigned long long j = got[t].j0; j < got[t].j1 && j < n; j++) {              \
                     cov_hit(c, (long)j);                                                           \
+                    if (t == 1)                                                                    \
+                        slow_member();                                                             \
+                }                                                                                  \
             }                                                                                      \
             __kmpc_for_static_fini(NULL, gtid);                                                    \
         }                                                                                          \
@@ -140,7 +153,9 @@ static int libomp_wraps(int P, unsigned long long n, unsigned long long ub, long
 }
 
 static const int teams[] = {1, 2, 3, 4, 8, 16, 33};
-static const unsigned long long trips[] = {1, 2, 3, 5, 32, 33, 34, 100, 1001, 4096};
+/* Longest first: a weighted shim settles and tries its weights on each call site's first
+ * executions, where member 1's slowness shows best. */
+static const unsigned long long trips[] = {4096, 1001, 100, 34, 33, 32, 5, 3, 2, 1};
 
 static int *c;
 static long loops, skipped;
@@ -222,8 +237,8 @@ int main(void)
                 }
         }
     }
-    /* With the weighted shim, the timing noise of such short loops moves some splits: without
-     * one, the weighted ranges would go untested. */
+    /* With the weighted shim, member 1's slower iterations move some splits: without one, the
+     * weighted ranges would go untested. */
     if (weighted && uneven == 0)
         FAIL("LF_REPLACE=static:weighted, yet all %ld splits were even", loops);
     printf("k_static_abi: %ld static loops (%ld split unevenly), every iteration once", loops,

@@ -12,22 +12,23 @@ unsigned lf__select_trial(const struct lf__select *sel)
     return sel->len ? sel->len : LF__SEL_TRIAL;
 }
 
-/* Arm a's latest m samples (m <= a->have), newest first, into v. */
-static void latest(const struct lf__arm *a, unsigned m, double *v)
+/* Arm a's latest m samples (all, when it has fewer), newest first, into v; returns how many. */
+static unsigned latest(const struct lf__arm *a, unsigned m, double *v)
 {
+    if (m > a->have)
+        m = a->have;
     for (unsigned i = 0; i < m; i++)
         v[i] = a->ns[(a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP];
+    return m;
 }
 
 /* The median of arm a's latest m samples (all, when it has fewer). */
 static double median_of(const struct lf__arm *a, unsigned m)
 {
     double v[LF__SEL_KEEP];
-    if (m > a->have)
-        m = a->have;
+    m = latest(a, m, v);
     if (!m)
         return 0.0;
-    latest(a, m, v);
     for (unsigned i = 1; i < m; i++)
         for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
             double t = v[j];
@@ -50,11 +51,10 @@ static double judged(const struct lf__select *sel, const struct lf__arm *a, int 
     unsigned L = lf__select_trial(sel);
     if (L <= LF__SEL_TRIAL)
         return median_of(a, chosen ? LF__SEL_WIN : L);
-    unsigned m = a->have < L ? a->have : L;
     double v[LF__SEL_KEEP], s = 0.0;
+    unsigned m = latest(a, L, v);
     if (!m)
         return 0.0;
-    latest(a, m, v);
     for (unsigned i = 0; i < m; i++)
         s += v[i];
     return s / m;

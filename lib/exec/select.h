@@ -62,7 +62,7 @@
  * how often it ran, and when it is due again. */
 struct lf__arm {
     float ns[LF__SEL_KEEP]; /* a ring; float: a time per iteration needs no more */
-    unsigned have, at;      /* samples held (<= LF__SEL_WIN); the next one's place */
+    unsigned have, at;      /* samples held (<= LF__SEL_KEEP); the next one's place */
     unsigned fresh;         /* samples of the trial in progress (0: none is) */
     unsigned long runs;
     unsigned long due; /* the site's booked execution count at which it is rerun */

@@ -9,7 +9,7 @@
 # OUT.png to doc/img/matrix-heatmap.png (the picture README.md shows).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-csv=${1:-$top/doc/results/host-2026-11-28-s2/matrix/matrix.csv}
+csv=${1:-$top/doc/results/host-2026-11-29-s9/matrix/matrix.csv}
 png=${2:-$top/doc/img/matrix-heatmap.png}
 [ $# -le 2 ] || { echo "usage: plot-matrix.sh [MATRIX.csv [OUT.png]]" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/plot-matrix.XXXXXX")

@@ -37,13 +37,18 @@ options:
   --scales LIST   comma-separated graph scales (log2 vertices) for every kernel
                   [bfs, cc, sssp: 16,18,20,22; pagerank: 16,18,19,20; bc, tc: 16,17,18,19]
   --loop-size F   factor on each loops case's iterations [1]
+  --min-ms MS     size every graph and loops case, by one bare calibration run of its
+                  program before the rounds, so that its own run measures at least MS
+                  ms: a graph kernel's trials (2 to 40), a loops case's iterations
+                  (never fewer than the case's own size times F) [200]; 0: no
+                  calibration, the trials by a per-trial estimate
   --image WxH     the generated image's size [1800x1800]
   --slow T:F      the biglittle setting's slow thread and factor [1:3]
   --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
   --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
-  --quick         a smoke run: 3 rounds, scale 10, loop size 0.02, image 160x120
-                  (unless given), at most 3 trials of a graph kernel
+  --quick         a smoke run: 3 rounds, scale 10, loop size 0.02, image 160x120,
+                  min-ms 0 (unless given), at most 3 trials of a graph kernel
   --help          this text
 reading the table (ms: the program's own measure of its loops: a graph kernel's time over
 all its trials, a loops case's over all its executions; the whole process for magick):
@@ -52,10 +57,10 @@ all its trials, a loops case's over all its executions; the whole process for ma
   A/A            median (q1 q3) of own (second run) / own (first run) per round
   verdict        noise: the A/A spread (its median's or a quartile's distance from 1,
                  the largest) is at least |auto/own - 1|; else gain or loss; "!" marks
-                 auto/own > 1.03
-Sized so a run lasts >= 100 ms; the default suite takes about 45-55 minutes on a quiet
-2-core machine (by per-run estimates), most of it in the graph cases at 2^19 to 2^22
-vertices.  Needs 2 cores or more.
+                 auto/own > 1.03, "short" an own median below 100 ms (too short to judge)
+Sized so a run lasts >= 100 ms (--min-ms); the default suite takes about 50-60 minutes
+on a quiet 2-core machine, most of it in the graph cases at 2^19 to 2^22 vertices.
+Needs 2 cores or more.
 EOF
 }
 
@@ -75,6 +80,7 @@ slow=1:3
 gm=/usr/bin/gm
 im=/usr/bin/convert-im6.q16
 out=
+min_ms=
 quick=
 max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
@@ -84,7 +90,7 @@ while [ $# -gt 0 ]; do
         exit 0
         ;;
     --quick) quick=1 ;;
-    --build | --cases | --settings | --rounds | --scales | --loop-size | --image | --slow | --gm | --im | --out)
+    --build | --cases | --settings | --rounds | --scales | --loop-size | --min-ms | --image | --slow | --gm | --im | --out)
         [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
         case $1 in
         --build) build=$2 ;;
@@ -93,6 +99,7 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=$2 ;;
         --scales) scales=$2 ;;
         --loop-size) loop_size=$2 ;;
+        --min-ms) min_ms=$2 ;;
         --image) image=$2 ;;
         --slow) slow=$2 ;;
         --gm) gm=$2 ;;
@@ -106,10 +113,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ -n "$quick" ]; then
-    : "${rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}"
+    : "${rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}" "${min_ms:=0}"
     max_trials=3
 fi
-: "${rounds:=7}" "${loop_size:=1}" "${image:=1800x1800}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
+: "${rounds:=7}" "${loop_size:=1}" "${min_ms:=200}" "${image:=1800x1800}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
 case $rounds in '' | *[!0-9]*) die "--rounds: expected an integer >= 3, not '$rounds'" ;; esac
 [ "$rounds" -ge 3 ] || die "--rounds: expected an integer >= 3 (quartiles need three rounds), not $rounds"
 case $scales in *[!0-9,]* | ,* | *, | *,,*) die "--scales: expected comma-separated integers in [4, 26], not '$scales'" ;; esac
@@ -119,6 +126,7 @@ done
 if ! echo "$loop_size" | grep -Eq '^[0-9]*\.?[0-9]+$' || ! awk -v f="$loop_size" 'BEGIN { exit !(f > 0) }'; then
     die "--loop-size: expected a positive number, not '$loop_size'"
 fi
+case $min_ms in '' | *[!0-9]*) die "--min-ms: expected an integer number of milliseconds >= 0, not '$min_ms'" ;; esac
 echo "$image" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || die "--image: expected WxH, e.g. 1800x1800, not '$image'"
 echo "$slow" | grep -Eq '^[0-9]+:[1-9][0-9]*$' || die "--slow: expected T:F (thread T, integer factor F >= 1), not '$slow'"
 for s in $(echo "$settings" | tr , ' '); do
@@ -190,6 +198,13 @@ selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
 # vertices), from 2 (so that every run holds a trial after a whole trial of the sites' own
 # past, where a learning schedule has settled) to max_trials.
 trials_of() {
+    if [ -s "$tmp/trials" ]; then
+        t=$(awk -v c="$1-s$2" '$1 == c { print $2 }' "$tmp/trials")
+        if [ -n "$t" ]; then
+            echo "$t"
+            return
+        fi
+    fi
     awk -v k="$1" -v s="$2" -v most="$max_trials" 'BEGIN {
         split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
         for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
@@ -237,11 +252,24 @@ run_graph() {
     while read -r k ms; do record "$k-s$scale" "$variant" "$ms"; done <"$tmp/graph"
 }
 
+# The iterations of loops case $1: the calibrated ones, else the case's own size times
+# --loop-size.
+loops_size() {
+    if [ -s "$tmp/sizes" ]; then
+        n=$(awk -v c="$1" '$1 == c { print $2 }' "$tmp/sizes")
+        if [ -n "$n" ]; then
+            echo "$n"
+            return
+        fi
+    fi
+    "$loops_exe" --help | awk -v c="$1" -v f="$loop_size" '$1 == c {
+        n = $NF; sub(/\]$/, "", n); n = int(n * f); print n < 1 ? 1 : n }'
+}
+
 # One lf-suite-loops process of case $1.
 run_loops() {
     c=$1 variant=$2
-    size=$("$loops_exe" --help | awk -v c="$c" -v f="$loop_size" '$1 == c {
-        n = $NF; sub(/\]$/, "", n); n = int(n * f); print n < 1 ? 1 : n }')
+    size=$(loops_size "$c")
     [ -n "$size" ] || fail "lf-suite-loops --help lists no case $c"
     extra=
     [ "$setting" = biglittle ] && extra="--slow $slow"
@@ -337,6 +365,7 @@ table() {
             spread = dist(xm); if (dist(x1) > spread) spread = dist(x1); if (dist(x3) > spread) spread = dist(x3)
             verdict = spread >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
             if (rm > 1.03) verdict = verdict " !"
+            if (om < 100) verdict = verdict " short"
             printf "%-14s %9.2f %9.2f %9.2f  %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %6.3f %6.3f %6.3f  %s\n",
                 c, om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict
             printf "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
@@ -372,6 +401,40 @@ if selected gm-resize || selected gm-blur || selected gm-rotate || selected gm-s
 fi
 
 echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
+
+# Calibration (--min-ms), before any setting's load starts: one bare process per graph scale
+# (3 trials of each selected kernel, their median) and per loops case (at its own size); each
+# case is then sized to measure at least min_ms on its own.  A loops case's time grows with its
+# iterations linearly, the triangular one's with their square.
+if [ "$min_ms" -gt 0 ]; then
+    : >"$tmp/trials"
+    : >"$tmp/sizes"
+    sized=
+    for s in $(for k in $kernels; do kernel_scales "$k"; done | tr " " "\n" | sort -n | uniq); do
+        list=
+        for k in $kernels; do selected "$k-s$s" && list="$list${list:+,}$k:3"; done
+        [ -n "$list" ] || continue
+        echo "bench-suite: calibrating the graph kernels at 2^$s vertices" >&2
+        res=$("$graph_exe" --scale "$s" --kernels "$list" --no-check 2>&1) ||
+            fail "lf-graph-cxx --scale $s --kernels $list (calibration) failed: $(printf '%s\n' "$res" | tail -3)"
+        printf '%s\n' "$res" | awk -v s="$s" -v m="$min_ms" -v most="$max_trials" 'NR > 1 && $5 > 0 {
+            t = int(m / $5 + 0.999); t = t < 2 ? 2 : (t > most ? most : t)
+            printf "%s-s%s %d %.1f\n", $1, s, t, $5 }' >>"$tmp/trials"
+    done
+    for c in $loops_cases; do
+        selected "$c" || continue
+        echo "bench-suite: calibrating $c" >&2
+        n0=$(loops_size "$c")
+        res=$("$loops_exe" --case "$c" --size "$n0" 2>&1) ||
+            fail "lf-suite-loops --case $c --size $n0 (calibration) failed: $(printf '%s\n' "$res" | tail -3)"
+        printf '%s\n' "$res" | awk -v c="$c" -v n0="$n0" -v m="$min_ms" 'NR == 2 && $5 > 0 {
+            f = m / $5; if (f < 1) f = 1; if (c == "triangular") f = sqrt(f)
+            printf "%s %d %.1f\n", c, int(n0 * f + 0.999), $5 }' >>"$tmp/sizes"
+    done
+    sized=$(awk '{ printf "%s%s %d trials (%s ms each)", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$tmp/trials")
+    [ -s "$tmp/sizes" ] && sized="$sized${sized:+; }$(awk '{ printf "%s%s %d iterations (%s ms at its own size)", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$tmp/sizes")"
+    echo "bench-suite: sized for >= $min_ms ms: ${sized:-nothing to size}"
+fi
 for setting in $(echo "$settings" | tr , ' '); do
     [ "$setting" = hog ] && hog_start
     if [ "$setting" = biglittle ]; then
@@ -381,7 +444,7 @@ for setting in $(echo "$settings" | tr , ' '); do
     # a magick case.
     units=
     if [ "$setting" != biglittle ]; then
-        for s in $(for k in $kernels; do kernel_scales "$k"; done | sort -n | uniq); do
+        for s in $(for k in $kernels; do kernel_scales "$k"; done | tr " " "\n" | sort -n | uniq); do
             for k in $kernels; do
                 if selected "$k-s$s"; then
                     units="$units graph:$s"

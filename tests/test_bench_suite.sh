@@ -124,8 +124,22 @@ if [ $rc -ne 0 ] || [ -n "$problems" ] ||
     printf '%s\n' "$out" | awk '$1 == "biglittle:" { on = 1 } on && $1 == "bfs-s10"' | grep -q .; then
     bad "bench-suite.sh --quick (hog, biglittle): exit $rc; $problems"
 fi
+# Calibration (--min-ms): one line names each case with its trials (2 to the --quick
+# most of 3) or iterations (never fewer than its own size times --loop-size).
+out=$(timeout 600 sh "$suite" --build "$top" --quick --min-ms 30 --cases few,bfs-s10 \
+    --settings dedicated --out "$tmp/c" 2>&1)
+rc=$?
+sized=$(printf '%s\n' "$out" | grep "^bench-suite: sized for >= 30 ms: ")
+few0=$("$loops" --help | awk '$1 == "few" { n = $NF; sub(/\]$/, "", n); print int(n * 0.02) }')
+if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] ||
+    ! printf '%s\n' "$sized" | grep -Eq "bfs-s10 [23] trials \(" ||
+    ! printf '%s\n' "$sized" | awk -v n0="$few0" '{
+        for (i = 1; i < NF; i++) if ($i == "few") ok = $(i + 1) + 0 >= n0 }
+        END { exit !ok }'; then
+    bad "bench-suite.sh --quick --min-ms 30: exit $rc; sized line: '$sized' (few's own size $few0)"
+fi
 # Bad options: exit 2 and a message naming what was expected.
-for args in "--rounds 2" "--rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
+for args in "--min-ms x" "--min-ms -1" "--rounds 2" "--rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
     "--scales 3" "--scales 10,,12" "--loop-size 0" "--image 10" "--slow 1" "--bogus" "--out"; do
     # shellcheck disable=SC2086 # $args is a list of options
     out=$(timeout 60 sh "$suite" --build "$top" $args 2>&1)

@@ -44,6 +44,8 @@ options:
                   calibration, the trials by a per-trial estimate
   --image WxH     the generated image's size [1800x1800]
   --slow T:F      the biglittle setting's slow thread and factor [1:3]
+  --schedule SPEC the shim run's LF_SCHEDULE, e.g. auto,plan=own to see what one of
+                  auto's plans does alone (the column keeps the name auto) [auto]
   --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
   --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
@@ -81,6 +83,7 @@ gm=/usr/bin/gm
 im=/usr/bin/convert-im6.q16
 out=
 min_ms=
+schedule=auto
 quick=
 max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
@@ -90,7 +93,7 @@ while [ $# -gt 0 ]; do
         exit 0
         ;;
     --quick) quick=1 ;;
-    --build | --cases | --settings | --rounds | --scales | --loop-size | --min-ms | --image | --slow | --gm | --im | --out)
+    --build | --cases | --settings | --rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --gm | --im | --out)
         [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
         case $1 in
         --build) build=$2 ;;
@@ -102,6 +105,7 @@ while [ $# -gt 0 ]; do
         --min-ms) min_ms=$2 ;;
         --image) image=$2 ;;
         --slow) slow=$2 ;;
+        --schedule) schedule=$2 ;;
         --gm) gm=$2 ;;
         --im) im=$2 ;;
         --out) out=$2 ;;
@@ -146,6 +150,13 @@ done
 # A sanitizer build's shim needs its sanitizer runtimes loaded ahead of it.
 preload=$(ldd "$shim" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
 preload=$(echo $preload "$shim")
+# A schedule the shim does not accept would run every shim row under its fallback: refuse it.
+if [ "$schedule" != auto ]; then
+    res=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$loops_exe" --case few --size 64 --execs 1 2>&1)
+    if printf '%s\n' "$res" | grep -q "running the loop under"; then
+        die "--schedule: the shim does not accept '$schedule': $(printf '%s\n' "$res" | grep -o 'schedule "[^"]*": [^;]*' | head -1)"
+    fi
+fi
 cores=$(nproc)
 [ "$cores" -ge 2 ] || {
     echo "bench-suite: needs at least 2 cores (has $cores)" >&2
@@ -230,7 +241,7 @@ with_variant() {
     wv=$1
     shift
     if [ "$wv" = auto ]; then
-        LD_PRELOAD="$preload" LF_SCHEDULE=auto "$@"
+        LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$@"
     else
         "$@"
     fi

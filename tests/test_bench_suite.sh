@@ -139,7 +139,7 @@ if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] ||
     bad "bench-suite.sh --quick --min-ms 30: exit $rc; sized line: '$sized' (few's own size $few0)"
 fi
 # Bad options: exit 2 and a message naming what was expected.
-for args in "--min-ms x" "--min-ms -1" "--rounds 2" "--rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
+for args in "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
     "--scales 3" "--scales 10,,12" "--loop-size 0" "--image 10" "--slow 1" "--bogus" "--out"; do
     # shellcheck disable=SC2086 # $args is a list of options
     out=$(timeout 60 sh "$suite" --build "$top" $args 2>&1)

@@ -179,6 +179,10 @@ kernel_scales() {
     *) echo 16 17 18 19 ;;
     esac
 }
+# Every graph scale some kernel runs at, once each, in increasing order.
+all_scales() {
+    for k in $kernels; do kernel_scales "$k"; done | tr " " "\n" | sort -n | uniq
+}
 graph_cases=
 for k in $kernels; do
     for s in $(kernel_scales "$k"); do graph_cases="$graph_cases $k-s$s"; done
@@ -204,18 +208,20 @@ for item in $(echo "$cases" | tr , ' '); do
 done
 selected() { case $want in *" $1 "*) return 0 ;; esac; return 1; }
 
+# What the calibration (--min-ms) chose for case $2, from $tmp/$1 (trials or sizes): printed,
+# and true; false, printing nothing, when it chose nothing for the case.
+calibrated() {
+    [ -s "$tmp/$1" ] || return 1
+    v=$(awk -v c="$2" '$1 == c { print $2 }' "$tmp/$1")
+    [ -n "$v" ] && echo "$v"
+}
+
 # A graph kernel's trials at a scale: enough that their sum lasts >= 200 ms by a per-trial
 # estimate (2 threads, this machine kind: ms at 2^16 and the factor per doubling of the
 # vertices), from 2 (so that every run holds a trial after a whole trial of the sites' own
 # past, where a learning schedule has settled) to max_trials.
 trials_of() {
-    if [ -s "$tmp/trials" ]; then
-        t=$(awk -v c="$1-s$2" '$1 == c { print $2 }' "$tmp/trials")
-        if [ -n "$t" ]; then
-            echo "$t"
-            return
-        fi
-    fi
+    calibrated trials "$1-s$2" && return
     awk -v k="$1" -v s="$2" -v most="$max_trials" 'BEGIN {
         split("bfs 8 2.3 pagerank 40 2.9 cc 15 2.3 sssp 40 2.1 bc 100 2.8 tc 190 2.8", a, " ")
         for (i = 1; i < 18; i += 3) if (a[i] == k) { base = a[i + 1]; g = a[i + 2] }
@@ -266,13 +272,7 @@ run_graph() {
 # The iterations of loops case $1: the calibrated ones, else the case's own size times
 # --loop-size.
 loops_size() {
-    if [ -s "$tmp/sizes" ]; then
-        n=$(awk -v c="$1" '$1 == c { print $2 }' "$tmp/sizes")
-        if [ -n "$n" ]; then
-            echo "$n"
-            return
-        fi
-    fi
+    calibrated sizes "$1" && return
     "$loops_exe" --help | awk -v c="$1" -v f="$loop_size" '$1 == c {
         n = $NF; sub(/\]$/, "", n); n = int(n * f); print n < 1 ? 1 : n }'
 }
@@ -420,8 +420,7 @@ echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --sh
 if [ "$min_ms" -gt 0 ]; then
     : >"$tmp/trials"
     : >"$tmp/sizes"
-    sized=
-    for s in $(for k in $kernels; do kernel_scales "$k"; done | tr " " "\n" | sort -n | uniq); do
+    for s in $(all_scales); do
         list=
         for k in $kernels; do selected "$k-s$s" && list="$list${list:+,}$k:3"; done
         [ -n "$list" ] || continue
@@ -455,7 +454,7 @@ for setting in $(echo "$settings" | tr , ' '); do
     # a magick case.
     units=
     if [ "$setting" != biglittle ]; then
-        for s in $(for k in $kernels; do kernel_scales "$k"; done | tr " " "\n" | sort -n | uniq); do
+        for s in $(all_scales); do
             for k in $kernels; do
                 if selected "$k-s$s"; then
                     units="$units graph:$s"

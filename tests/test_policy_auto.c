@@ -603,7 +603,7 @@ static void run_settled(struct lf__select *sel, unsigned settle, int execs, cons
         int k = lf__select_next(sel, allow ? 1u << 1 : 0u, 0, settle);
         CU_ASSERT_FATAL(k == 0 || k == 1);
         count[k]++;
-        lf__select_book(sel, k, ns[k]);
+        lf__select_book(sel, k, ns[k], 1.0);
     }
 }
 
@@ -677,6 +677,45 @@ static void test_select_two_arms(void)
     }
 }
 
+/* Trip counts that change in a cycle, as a frontier's do (a few iterations, then thousands,
+ * then few again), with a fixed cost per execution: a time per iteration then depends mostly
+ * on the trip count, and a trial that falls on the large executions would look faster than
+ * the chosen arm's latest samples on the small ones.  Judged against the chosen arm's samples
+ * of a comparable trip count, a slower challenger is never chosen and costs no more than its
+ * share, and a faster one is found. */
+static void test_select_changing_trip_counts(void)
+{
+    const double trips[] = {1, 90, 600, 480, 180, 100, 50, 20, 5};
+    const size_t T = sizeof trips / sizeof *trips;
+    const double fixed = 20000.0, per_iter = 100.0; /* ns */
+    const double challenger[] = {0.7, 1.3, 2.0};
+    for (size_t c = 0; c < sizeof challenger / sizeof *challenger; c++) {
+        struct lf__select sel = {0};
+        double total = 0.0, control = 0.0, other = 0.0;
+        unsigned long chosen_other = 0;
+        for (int e = 0; e < 3000; e++) {
+            double n = trips[(size_t)e % T];
+            int k = lf__select_next(&sel, 1u << 1, 0, LF__SEL_SETTLE);
+            double t0 = fixed + per_iter * n, t1 = fixed + challenger[c] * per_iter * n;
+            double t = k ? t1 : t0;
+            total += t;
+            control += t0;
+            other += t1;
+            if (e >= 1500 && sel.chosen == 1)
+                chosen_other++;
+            lf__select_book(&sel, k, t / n, n);
+        }
+        if (challenger[c] > 1.0) {
+            CU_ASSERT_EQUAL(sel.chosen, 0);
+            CU_ASSERT_EQUAL(chosen_other, 0);
+            CU_ASSERT(total <= control * (1.0 + LF__SEL_HYST));
+        } else {
+            CU_ASSERT_EQUAL(sel.chosen, 1);
+            CU_ASSERT(total <= other * (1.0 + LF__SEL_HYST));
+        }
+    }
+}
+
 /* Load that comes and goes: every time is multiplied by 5 in alternate phases of a fixed
  * number of executions.  Whatever the phase length, the selection costs no more than the
  * control alone, and with a challenger faster in every phase no more than that challenger
@@ -698,7 +737,7 @@ static void test_select_phased_load(void)
                 total += x;
                 control += f;
                 other += challenger[c] * f;
-                lf__select_book(&sel, k, x);
+                lf__select_book(&sel, k, x, 1.0);
             }
             CU_ASSERT(total <= control * (1.0 + LF__SEL_HYST));
             if (challenger[c] < 1.0)
@@ -711,7 +750,7 @@ static void test_select_phased_load(void)
             /* The load stops: the trials shrink back within the calm spans of each length. */
             for (int e = 0; e < 2 * LF__SEL_CALM * LF__SEL_KEEP; e++) {
                 int k = lf__select_next(&sel, 1u << 1, 0, 3);
-                lf__select_book(&sel, k, k ? challenger[c] : 1.0);
+                lf__select_book(&sel, k, k ? challenger[c] : 1.0, 1.0);
             }
             CU_ASSERT_EQUAL(lf__select_trial(&sel), LF__SEL_TRIAL);
         }
@@ -828,6 +867,7 @@ int main(void)
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"select_two_arms", test_select_two_arms},
         {"select_phased_load", test_select_phased_load},
+        {"select_changing_trip_counts", test_select_changing_trip_counts},
         {"plan_same", test_plan_same},
         {"units_and_span", test_units_and_span},
         {"solo_runs_untimed", test_solo_runs_untimed},

@@ -139,5 +139,5 @@ void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double
 {
     if (!p->booked || n == 0 || !(wall_ns >= 0.0))
         return;
-    lf__select_book(&m->sel, (int)p->kind, wall_ns / (double)n);
+    lf__select_book(&m->sel, (int)p->kind, wall_ns / (double)n, (double)n);
 }

@@ -12,23 +12,24 @@ unsigned lf__select_trial(const struct lf__select *sel)
     return sel->len ? sel->len : LF__SEL_TRIAL;
 }
 
-/* Arm a's latest m samples (all, when it has fewer), newest first, into v; returns how many. */
-static unsigned latest(const struct lf__arm *a, unsigned m, double *v)
+/* Arm a's latest m samples (all, when it has fewer), newest first, into v, and their trip
+ * counts into t unless it is NULL; returns how many. */
+static unsigned latest(const struct lf__arm *a, unsigned m, double *v, double *t)
 {
     if (m > a->have)
         m = a->have;
-    for (unsigned i = 0; i < m; i++)
-        v[i] = a->ns[(a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP];
+    for (unsigned i = 0; i < m; i++) {
+        unsigned j = (a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+        v[i] = a->ns[j];
+        if (t)
+            t[i] = a->n[j];
+    }
     return m;
 }
 
-/* The median of arm a's latest m samples (all, when it has fewer). */
-static double median_of(const struct lf__arm *a, unsigned m)
+/* The median of v[0..m), m > 0 (v is sorted in place). */
+static double median_in(double *v, unsigned m)
 {
-    double v[LF__SEL_KEEP];
-    m = latest(a, m, v);
-    if (!m)
-        return 0.0;
     for (unsigned i = 1; i < m; i++)
         for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
             double t = v[j];
@@ -38,26 +39,64 @@ static double median_of(const struct lf__arm *a, unsigned m)
     return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
-double lf__select_median(const struct lf__arm *a)
+static double mean_in(const double *v, unsigned m)
 {
-    return median_of(a, LF__SEL_WIN);
-}
-
-/* What arm a is judged on: in short trials the median of its latest samples (the chosen arm's
- * window, a trial's own); in long ones, whose samples span the phases of a load that comes and
- * goes, their mean, which is what the phases cost together. */
-static double judged(const struct lf__select *sel, const struct lf__arm *a, int chosen)
-{
-    unsigned L = lf__select_trial(sel);
-    if (L <= LF__SEL_TRIAL)
-        return median_of(a, chosen ? LF__SEL_WIN : L);
-    double v[LF__SEL_KEEP], s = 0.0;
-    unsigned m = latest(a, L, v);
-    if (!m)
-        return 0.0;
+    double s = 0.0;
     for (unsigned i = 0; i < m; i++)
         s += v[i];
     return s / m;
+}
+
+double lf__select_median(const struct lf__arm *a)
+{
+    double v[LF__SEL_KEEP];
+    unsigned m = latest(a, LF__SEL_WIN, v, NULL);
+    return m ? median_in(v, m) : 0.0;
+}
+
+/* Whether trip counts a and b are comparable (both > 0, within LF__SEL_NEAR of each other). */
+static int near(double a, double b)
+{
+    return a > 0.0 && b > 0.0 && a <= LF__SEL_NEAR * b && b <= LF__SEL_NEAR * a;
+}
+
+/* What the chosen arm c's time is, for a sample of trip count n: in short trials the median of
+ * its latest LF__SEL_WIN samples, in long ones (whose samples span the phases of a load that
+ * comes and goes) the mean of as many as a trial is long, which is what the phases cost
+ * together; of its samples comparable to n when it holds some, else of its latest ones.  0 when
+ * it has none. */
+static double reference(const struct lf__select *sel, const struct lf__arm *c, double n)
+{
+    unsigned L = lf__select_trial(sel), want = L <= LF__SEL_TRIAL ? LF__SEL_WIN : L, m = 0;
+    double v[LF__SEL_KEEP];
+    for (unsigned i = 0; i < c->have && m < want; i++) {
+        unsigned j = (c->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+        if (near(c->n[j], n))
+            v[m++] = c->ns[j];
+    }
+    if (!m)
+        m = latest(c, want, v, NULL);
+    if (!m)
+        return 0.0;
+    return L <= LF__SEL_TRIAL ? median_in(v, m) : mean_in(v, m);
+}
+
+/* Arm a's latest trial (as many samples as a trial is long) over the chosen arm c: each sample
+ * over c's time at its trip count, and of these ratios the median in short trials, the mean in
+ * long ones.  A sample with nothing to compare to counts as even (1). */
+static double trial_ratio(const struct lf__select *sel, const struct lf__arm *a,
+                          const struct lf__arm *c)
+{
+    unsigned L = lf__select_trial(sel);
+    double v[LF__SEL_KEEP], t[LF__SEL_KEEP];
+    unsigned m = latest(a, L, v, t);
+    if (!m)
+        return 1.0;
+    for (unsigned i = 0; i < m; i++) {
+        double ref = reference(sel, c, t[i]);
+        v[i] = ref > 0.0 ? v[i] / ref : 1.0;
+    }
+    return L <= LF__SEL_TRIAL ? median_in(v, m) : mean_in(v, m);
 }
 
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
@@ -84,23 +123,22 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
     return (mask >> sel->chosen & 1) ? sel->chosen : settle;
 }
 
-/* Add sample x to arm a. */
-static void arm_add(struct lf__arm *a, double x)
+/* Add sample x of trip count n to arm a. */
+static void arm_add(struct lf__arm *a, double x, double n)
 {
     a->ns[a->at] = (float)x;
+    a->n[a->at] = (float)n;
     a->at = (a->at + 1) % LF__SEL_KEEP;
     if (a->have < LF__SEL_KEEP)
         a->have++;
     a->runs++;
 }
 
-/* Arm k lost its trial (judged mine) against the chosen one (judged best): rerun it after its
- * gap, doubled and at least what keeps its trials' cost within LF__SEL_SHARE of the site's time.
- */
-static void arm_lost(struct lf__select *sel, int k, double mine, double best)
+/* Arm k lost its trial, at r times the chosen one's time: rerun it after its gap, doubled and
+ * at least what keeps its trials' cost within LF__SEL_SHARE of the site's time. */
+static void arm_lost(struct lf__select *sel, int k, double r)
 {
     struct lf__arm *a = &sel->arm[k];
-    double r = best > 0.0 ? mine / best : 1.0;
     double g = lf__fmax(2.0 * (double)a->gap, lf__select_trial(sel) * (r - 1.0) / LF__SEL_SHARE);
     g = lf__fmin(lf__fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
     a->gap = (unsigned long)g;
@@ -125,13 +163,13 @@ static void choose(struct lf__select *sel, int k)
     sel->switches++;
 }
 
-void lf__select_book(struct lf__select *sel, int k, double x)
+void lf__select_book(struct lf__select *sel, int k, double x, double n)
 {
-    if (k < 0 || k >= LF__SEL_ARMS || !(x >= 0.0))
+    if (k < 0 || k >= LF__SEL_ARMS || !(x >= 0.0) || !(n > 0.0))
         return;
     struct lf__arm *a = &sel->arm[k];
     sel->execs++;
-    arm_add(a, x);
+    arm_add(a, x, n);
     unsigned L = lf__select_trial(sel);
     if (L > LF__SEL_TRIAL && sel->execs - sel->since > (unsigned long)LF__SEL_CALM * L) {
         sel->len = L / 2 > LF__SEL_TRIAL ? L / 2 : 0;
@@ -143,24 +181,24 @@ void lf__select_book(struct lf__select *sel, int k, double x)
             return;
         a->fresh = 0;
         const struct lf__arm *c = &sel->arm[sel->chosen];
-        double mine = judged(sel, a, 0), best = judged(sel, c, 1);
-        if (c->have == 0 || mine < (1.0 - LF__SEL_HYST) * best)
+        double r = trial_ratio(sel, a, c);
+        if (c->have == 0 || r < 1.0 - LF__SEL_HYST)
             choose(sel, k);
         else
-            arm_lost(sel, k, mine, best);
+            arm_lost(sel, k, r);
         return;
     }
     /* The chosen arm got slower than another's latest trial: that one is tried again now, not
      * chosen on its old samples, which may come from another phase of a load that comes and
      * goes.  It is chosen only if its fresh trial wins. */
-    double mine = judged(sel, a, 1), better_ns = (1.0 - LF__SEL_HYST) * mine;
+    double better_r = 1.0 - LF__SEL_HYST;
     int better = -1;
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
-        double om = j != k && o->have && o->fresh == 0 ? judged(sel, o, 0) : better_ns;
-        if (om < better_ns) {
+        double r = j != k && o->have && o->fresh == 0 ? trial_ratio(sel, o, a) : better_r;
+        if (r < better_r) {
             better = j;
-            better_ns = om;
+            better_r = r;
         }
     }
     if (better >= 0 && sel->arm[better].due > sel->execs)

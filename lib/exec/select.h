@@ -22,8 +22,15 @@
  * as many of the chosen arm's latest samples, which span the phases and so weigh them as the
  * site's time does.  LF__SEL_CALM trial lengths without a switch halve it again.
  *
- * Pure: no clock, no atomics; the caller measures, normalises (time per iteration, so that
- * trip counts that change still compare) and serialises a selection's use. */
+ * A time per iteration still depends on the trip count where an execution has a fixed cost
+ * (a fork, a barrier, a thread that arrives a time slice late) or its iterations differ: a
+ * frontier's executions of a few and of thousands of iterations are unlike.  So each sample of
+ * a trial is judged against the chosen arm's samples of a comparable trip count (within a
+ * factor LF__SEL_NEAR), and against all of its latest only where it has none such.  At a site
+ * whose trip count does not change this is the plain comparison above.
+ *
+ * Pure: no clock, no atomics; the caller measures, normalises (time per iteration) and
+ * serialises a selection's use. */
 #ifndef LF_EXEC_SELECT_H
 #define LF_EXEC_SELECT_H
 
@@ -57,11 +64,14 @@
 #define LF__SEL_SHARE   0.005
 #define LF__SEL_GAP_MIN 4
 #define LF__SEL_GAP_MAX 4096
+/* Two samples are comparable when their trip counts differ by at most this factor. */
+#define LF__SEL_NEAR 2.0
 
-/* One candidate of a call site: its latest normalised times (ns of wall time per iteration),
- * how often it ran, and when it is due again. */
+/* One candidate of a call site: its latest normalised times (ns of wall time per iteration)
+ * and their trip counts, how often it ran, and when it is due again. */
 struct lf__arm {
     float ns[LF__SEL_KEEP]; /* a ring; float: a time per iteration needs no more */
+    float n[LF__SEL_KEEP];  /* each sample's trip count (> 0), for comparability only */
     unsigned have, at;      /* samples held (<= LF__SEL_KEEP); the next one's place */
     unsigned fresh;         /* samples of the trial in progress (0: none is) */
     unsigned long runs;
@@ -91,9 +101,9 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
 /* The executions a trial at this site runs now: LF__SEL_TRIAL, or more after flips. */
 unsigned lf__select_trial(const struct lf__select *sel);
 
-/* Book one execution of arm k whose normalised time was x (ns per iteration, >= 0) and update
- * the choice (see above). */
-void lf__select_book(struct lf__select *sel, int k, double x);
+/* Book one execution of arm k over n iterations (n > 0) whose normalised time was x (ns per
+ * iteration, >= 0) and update the choice (see above). */
+void lf__select_book(struct lf__select *sel, int k, double x, double n);
 
 /* The median of an arm's latest LF__SEL_WIN samples, or of all when it has fewer (0 when it
  * has none): what LF_VERBOSE reports. */

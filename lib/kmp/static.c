@@ -579,7 +579,7 @@ static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
 {
     pthread_mutex_lock(&s->lock);
     unsigned long before = s->sel.switches;
-    lf__select_book(&s->sel, weighted ? ARM_WEIGHTED : ARM_EVEN, ns / (double)n);
+    lf__select_book(&s->sel, weighted ? ARM_WEIGHTED : ARM_EVEN, ns / (double)n, (double)n);
     if (s->sel.switches != before && lf__kmp_cfg.verbose > 0)
         fprintf(stderr,
                 "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: %.3g ns "

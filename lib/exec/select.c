@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "exec/select.h"
@@ -12,9 +13,9 @@ unsigned lf__select_trial(const struct lf__select *sel)
     return sel->len ? sel->len : LF__SEL_TRIAL;
 }
 
-/* Arm a's latest m samples (all, when it has fewer), newest first, into v, and their trip
- * counts into t unless it is NULL; returns how many. */
-static unsigned latest(const struct lf__arm *a, unsigned m, double *v, double *t)
+/* Arm a's latest m samples (all, when it has fewer), newest first, into v, and their ranges of
+ * trip counts into t unless it is NULL; returns how many. */
+static unsigned latest(const struct lf__arm *a, unsigned m, double *v, int *t)
 {
     if (m > a->have)
         m = a->have;
@@ -22,7 +23,7 @@ static unsigned latest(const struct lf__arm *a, unsigned m, double *v, double *t
         unsigned j = (a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
         v[i] = a->ns[j];
         if (t)
-            t[i] = a->n[j];
+            t[i] = a->range[j];
     }
     return m;
 }
@@ -54,49 +55,102 @@ double lf__select_median(const struct lf__arm *a)
     return m ? median_in(v, m) : 0.0;
 }
 
-/* Whether trip counts a and b are comparable (both > 0, within LF__SEL_NEAR of each other). */
-static int near(double a, double b)
+/* The power-of-two range of trip count n (n >= 1: floor(log2 n); below 1: 0): samples in
+ * one range are comparable. */
+static int range_of(double n)
 {
-    return a > 0.0 && b > 0.0 && a <= LF__SEL_NEAR * b && b <= LF__SEL_NEAR * a;
+    if (!(n >= 1.0))
+        return 0;
+    if (n >= 9223372036854775808.0) /* 2^63 */
+        return LF__SEL_RANGES - 1;
+    int r = 0;
+    for (uint64_t u = (uint64_t)n; u > 1; u >>= 1)
+        r++;
+    return r;
 }
 
-/* What the chosen arm c's time is, for a sample of trip count n: in short trials the median of
+/* What the chosen arm c's time is, per range of trip counts: in short trials the median of
  * its latest LF__SEL_WIN samples, in long ones (whose samples span the phases of a load that
  * comes and goes) the mean of as many as a trial is long, which is what the phases cost
- * together; of its samples comparable to n when it holds some, else of its latest ones.  0 when
- * it has none. */
-static double reference(const struct lf__select *sel, const struct lf__arm *c, double n)
-{
-    unsigned L = lf__select_trial(sel), want = L <= LF__SEL_TRIAL ? LF__SEL_WIN : L, m = 0;
-    double v[LF__SEL_KEEP];
-    for (unsigned i = 0; i < c->have && m < want; i++) {
-        unsigned j = (c->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
-        if (near(c->n[j], n))
-            v[m++] = c->ns[j];
-    }
-    if (!m)
-        m = latest(c, want, v, NULL);
-    if (!m)
-        return 0.0;
-    return L <= LF__SEL_TRIAL ? median_in(v, m) : mean_in(v, m);
-}
+ * together; of its samples in that range where it holds some, else of its latest ones.  Each
+ * is worked out when first asked for. */
+struct refs {
+    const struct lf__select *sel;
+    const struct lf__arm *c;
+    int shrt;                               /* short trials: medians; else means */
+    unsigned want;                          /* samples a reference takes */
+    double ref[LF__SEL_RANGES + 1];         /* the last: of c's latest samples, any range */
+    unsigned char done[LF__SEL_RANGES + 1]; /* 1: ref holds it; 2: the range has no sample */
+};
 
-/* Arm a's latest trial (as many samples as a trial is long) over the chosen arm c: each sample
- * over c's time at its trip count, and of these ratios the median in short trials, the mean in
- * long ones.  A sample with nothing to compare to counts as even (1). */
-static double trial_ratio(const struct lf__select *sel, const struct lf__arm *a,
-                          const struct lf__arm *c)
+static void refs_of(const struct lf__select *sel, const struct lf__arm *c, struct refs *R)
 {
     unsigned L = lf__select_trial(sel);
-    double v[LF__SEL_KEEP], t[LF__SEL_KEEP];
+    R->sel = sel;
+    R->c = c;
+    R->shrt = L <= LF__SEL_TRIAL;
+    R->want = R->shrt ? LF__SEL_WIN : L;
+    memset(R->done, 0, sizeof R->done);
+}
+
+/* The reference for a sample in range r (0 when c has no samples). */
+static double ref_at(struct refs *R, int r)
+{
+    if (R->done[r] == 0) {
+        double v[LF__SEL_KEEP];
+        unsigned m = 0;
+        const struct lf__arm *c = R->c;
+        for (unsigned i = 0; i < c->have && m < R->want; i++) {
+            unsigned j = (c->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+            if (c->range[j] == r)
+                v[m++] = c->ns[j];
+        }
+        R->done[r] = m ? 1 : 2;
+        if (m)
+            R->ref[r] = R->shrt ? median_in(v, m) : mean_in(v, m);
+    }
+    if (R->done[r] == 1)
+        return R->ref[r];
+    if (R->done[LF__SEL_RANGES] == 0) {
+        double v[LF__SEL_KEEP];
+        unsigned m = latest(R->c, R->want, v, NULL);
+        R->ref[LF__SEL_RANGES] = !m ? 0.0 : R->shrt ? median_in(v, m) : mean_in(v, m);
+        R->done[LF__SEL_RANGES] = 1;
+    }
+    return R->ref[LF__SEL_RANGES];
+}
+
+/* Arm a's latest trial (as many samples as a trial is long) over the chosen arm, whose
+ * references are R: each sample over the reference of its range of trip counts, and of these
+ * ratios the median in short trials, the mean in long ones.  A sample with nothing to compare
+ * to counts as even (1). */
+static double trial_ratio(const struct lf__arm *a, struct refs *R)
+{
+    unsigned L = lf__select_trial(R->sel);
+    double v[LF__SEL_KEEP];
+    int t[LF__SEL_KEEP];
     unsigned m = latest(a, L, v, t);
     if (!m)
         return 1.0;
-    for (unsigned i = 0; i < m; i++) {
-        double ref = reference(sel, c, t[i]);
-        v[i] = ref > 0.0 ? v[i] / ref : 1.0;
+    if (R->shrt) {
+        for (unsigned i = 0; i < m; i++) {
+            double ref = ref_at(R, t[i]);
+            v[i] = ref > 0.0 ? v[i] / ref : 1.0;
+        }
+        return median_in(v, m);
     }
-    return L <= LF__SEL_TRIAL ? median_in(v, m) : mean_in(v, m);
+    /* The mean of the ratios, one division per run of samples in one range. */
+    double total = 0.0;
+    for (unsigned i = 0; i < m;) {
+        unsigned k = i;
+        double s = 0.0;
+        for (; k < m && t[k] == t[i]; k++)
+            s += v[k];
+        double ref = ref_at(R, t[i]);
+        total += ref > 0.0 ? s / ref : (double)(k - i);
+        i = k;
+    }
+    return total / m;
 }
 
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
@@ -127,7 +181,7 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
 static void arm_add(struct lf__arm *a, double x, double n)
 {
     a->ns[a->at] = (float)x;
-    a->n[a->at] = (float)n;
+    a->range[a->at] = (unsigned char)range_of(n);
     a->at = (a->at + 1) % LF__SEL_KEEP;
     if (a->have < LF__SEL_KEEP)
         a->have++;
@@ -180,8 +234,10 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         if (++a->fresh < lf__select_trial(sel))
             return;
         a->fresh = 0;
+        struct refs R;
+        refs_of(sel, &sel->arm[sel->chosen], &R);
+        double r = trial_ratio(a, &R);
         const struct lf__arm *c = &sel->arm[sel->chosen];
-        double r = trial_ratio(sel, a, c);
         if (c->have == 0 || r < 1.0 - LF__SEL_HYST)
             choose(sel, k);
         else
@@ -193,9 +249,17 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
      * goes.  It is chosen only if its fresh trial wins. */
     double better_r = 1.0 - LF__SEL_HYST;
     int better = -1;
+    struct refs R;
+    int have_refs = 0;
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
-        double r = j != k && o->have && o->fresh == 0 ? trial_ratio(sel, o, a) : better_r;
+        if (j == k || !o->have || o->fresh != 0)
+            continue;
+        if (!have_refs) {
+            refs_of(sel, a, &R);
+            have_refs = 1;
+        }
+        double r = trial_ratio(o, &R);
         if (r < better_r) {
             better = j;
             better_r = r;

@@ -25,9 +25,10 @@
  * A time per iteration still depends on the trip count where an execution has a fixed cost
  * (a fork, a barrier, a thread that arrives a time slice late) or its iterations differ: a
  * frontier's executions of a few and of thousands of iterations are unlike.  So each sample of
- * a trial is judged against the chosen arm's samples of a comparable trip count (within a
- * factor LF__SEL_NEAR), and against all of its latest only where it has none such.  At a site
- * whose trip count does not change this is the plain comparison above.
+ * a trial is judged against the chosen arm's samples whose trip count lies in the same
+ * power-of-two range (2^k to 2^(k+1) - 1), and against all of its latest only where it has
+ * none such.  At a site whose trip count stays in one range this is the plain comparison
+ * above.
  *
  * Pure: no clock, no atomics; the caller measures, normalises (time per iteration) and
  * serialises a selection's use. */
@@ -64,16 +65,16 @@
 #define LF__SEL_SHARE   0.005
 #define LF__SEL_GAP_MIN 4
 #define LF__SEL_GAP_MAX 4096
-/* Two samples are comparable when their trip counts differ by at most this factor. */
-#define LF__SEL_NEAR 2.0
+/* Power-of-two ranges of trip counts (the last one holds every count from 2^63). */
+#define LF__SEL_RANGES 64
 
 /* One candidate of a call site: its latest normalised times (ns of wall time per iteration)
- * and their trip counts, how often it ran, and when it is due again. */
+ * and the ranges of their trip counts, how often it ran, and when it is due again. */
 struct lf__arm {
-    float ns[LF__SEL_KEEP]; /* a ring; float: a time per iteration needs no more */
-    float n[LF__SEL_KEEP];  /* each sample's trip count (> 0), for comparability only */
-    unsigned have, at;      /* samples held (<= LF__SEL_KEEP); the next one's place */
-    unsigned fresh;         /* samples of the trial in progress (0: none is) */
+    float ns[LF__SEL_KEEP];            /* a ring; float: a time per iteration needs no more */
+    unsigned char range[LF__SEL_KEEP]; /* each sample's range of trip counts (see above) */
+    unsigned have, at;                 /* samples held (<= LF__SEL_KEEP); the next one's place */
+    unsigned fresh;                    /* samples of the trial in progress (0: none is) */
     unsigned long runs;
     unsigned long due; /* the site's booked execution count at which it is rerun */
     unsigned long gap;

@@ -13,6 +13,12 @@ unsigned lf__select_trial(const struct lf__select *sel)
     return sel->len ? sel->len : LF__SEL_TRIAL;
 }
 
+/* The place in arm a's ring of its i-th newest sample (0: the newest; i < a->have). */
+static unsigned newest(const struct lf__arm *a, unsigned i)
+{
+    return (a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+}
+
 /* Arm a's latest m samples (all, when it has fewer), newest first, into v, and their ranges of
  * trip counts into t unless it is NULL; returns how many. */
 static unsigned latest(const struct lf__arm *a, unsigned m, double *v, int *t)
@@ -20,7 +26,7 @@ static unsigned latest(const struct lf__arm *a, unsigned m, double *v, int *t)
     if (m > a->have)
         m = a->have;
     for (unsigned i = 0; i < m; i++) {
-        unsigned j = (a->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+        unsigned j = newest(a, i);
         v[i] = a->ns[j];
         if (t)
             t[i] = a->range[j];
@@ -75,46 +81,48 @@ static int range_of(double n)
  * together; of its samples in that range where it holds some, else of its latest ones.  Each
  * is worked out when first asked for. */
 struct refs {
-    const struct lf__select *sel;
     const struct lf__arm *c;
-    int shrt;                               /* short trials: medians; else means */
-    unsigned want;                          /* samples a reference takes */
+    unsigned len;                           /* the site's trial length */
     double ref[LF__SEL_RANGES + 1];         /* the last: of c's latest samples, any range */
     unsigned char done[LF__SEL_RANGES + 1]; /* 1: ref holds it; 2: the range has no sample */
 };
 
 static void refs_of(const struct lf__select *sel, const struct lf__arm *c, struct refs *R)
 {
-    unsigned L = lf__select_trial(sel);
-    R->sel = sel;
     R->c = c;
-    R->shrt = L <= LF__SEL_TRIAL;
-    R->want = R->shrt ? LF__SEL_WIN : L;
+    R->len = lf__select_trial(sel);
     memset(R->done, 0, sizeof R->done);
+}
+
+/* What samples v[0..m), m > 0, amount to in trials of R's length: their median in short
+ * trials, their mean in long ones (v may be reordered). */
+static double judged(const struct refs *R, double *v, unsigned m)
+{
+    return R->len <= LF__SEL_TRIAL ? median_in(v, m) : mean_in(v, m);
 }
 
 /* The reference for a sample in range r (0 when c has no samples). */
 static double ref_at(struct refs *R, int r)
 {
+    const struct lf__arm *c = R->c;
+    unsigned want = R->len <= LF__SEL_TRIAL ? LF__SEL_WIN : R->len;
+    double v[LF__SEL_KEEP];
     if (R->done[r] == 0) {
-        double v[LF__SEL_KEEP];
         unsigned m = 0;
-        const struct lf__arm *c = R->c;
-        for (unsigned i = 0; i < c->have && m < R->want; i++) {
-            unsigned j = (c->at + LF__SEL_KEEP - 1 - i) % LF__SEL_KEEP;
+        for (unsigned i = 0; i < c->have && m < want; i++) {
+            unsigned j = newest(c, i);
             if (c->range[j] == r)
                 v[m++] = c->ns[j];
         }
         R->done[r] = m ? 1 : 2;
         if (m)
-            R->ref[r] = R->shrt ? median_in(v, m) : mean_in(v, m);
+            R->ref[r] = judged(R, v, m);
     }
     if (R->done[r] == 1)
         return R->ref[r];
     if (R->done[LF__SEL_RANGES] == 0) {
-        double v[LF__SEL_KEEP];
-        unsigned m = latest(R->c, R->want, v, NULL);
-        R->ref[LF__SEL_RANGES] = !m ? 0.0 : R->shrt ? median_in(v, m) : mean_in(v, m);
+        unsigned m = latest(c, want, v, NULL);
+        R->ref[LF__SEL_RANGES] = m ? judged(R, v, m) : 0.0;
         R->done[LF__SEL_RANGES] = 1;
     }
     return R->ref[LF__SEL_RANGES];
@@ -126,31 +134,16 @@ static double ref_at(struct refs *R, int r)
  * to counts as even (1). */
 static double trial_ratio(const struct lf__arm *a, struct refs *R)
 {
-    unsigned L = lf__select_trial(R->sel);
     double v[LF__SEL_KEEP];
     int t[LF__SEL_KEEP];
-    unsigned m = latest(a, L, v, t);
+    unsigned m = latest(a, R->len, v, t);
     if (!m)
         return 1.0;
-    if (R->shrt) {
-        for (unsigned i = 0; i < m; i++) {
-            double ref = ref_at(R, t[i]);
-            v[i] = ref > 0.0 ? v[i] / ref : 1.0;
-        }
-        return median_in(v, m);
-    }
-    /* The mean of the ratios, one division per run of samples in one range. */
-    double total = 0.0;
-    for (unsigned i = 0; i < m;) {
-        unsigned k = i;
-        double s = 0.0;
-        for (; k < m && t[k] == t[i]; k++)
-            s += v[k];
+    for (unsigned i = 0; i < m; i++) {
         double ref = ref_at(R, t[i]);
-        total += ref > 0.0 ? s / ref : (double)(k - i);
-        i = k;
+        v[i] = ref > 0.0 ? v[i] / ref : 1.0;
     }
-    return total / m;
+    return judged(R, v, m);
 }
 
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
@@ -234,10 +227,10 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         if (++a->fresh < lf__select_trial(sel))
             return;
         a->fresh = 0;
-        struct refs R;
-        refs_of(sel, &sel->arm[sel->chosen], &R);
-        double r = trial_ratio(a, &R);
         const struct lf__arm *c = &sel->arm[sel->chosen];
+        struct refs R;
+        refs_of(sel, c, &R);
+        double r = trial_ratio(a, &R);
         if (c->have == 0 || r < 1.0 - LF__SEL_HYST)
             choose(sel, k);
         else

@@ -711,6 +711,38 @@ static void test_auto_self_schedules(void)
     }
 }
 
+/* Forced to self-schedule (plan=self), a site with no time per iteration
+ * yet runs its first execution dealt, which calibrates and measures it,
+ * and self-schedules from the second on: chunks of ceil(LF__SELF_NS / ns)
+ * for the measured ns, no calibration.  (Sized with no measure, self's
+ * chunks would be single iterations, which on a fine loop costs a claim
+ * per iteration.) */
+static void test_forced_self_measures_first(void)
+{
+    enum { N = 20000 };
+    lf_loop *loop = make_loop("auto,plan=self", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    CU_ASSERT_EQUAL(loop->mem.team_ns_per_iter, 0.0);
+    struct lf_loop_stats st;
+    run_loop(loop, 2, N, 1);
+    CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+    CU_ASSERT_EQUAL(st.iterations, N);
+    CU_ASSERT(st.calib_chunks > 0);
+    double ns = loop->mem.team_ns_per_iter;
+    CU_ASSERT_FATAL(ns > 0.0);
+    run_loop(loop, 2, N, 1);
+    CU_ASSERT_EQUAL(lf_loop_last_stats(loop, &st), 0);
+    uint64_t c = lf__chunk_clamp(ceil(LF__SELF_NS / ns), N);
+    CU_ASSERT_EQUAL(st.iterations, N);
+    CU_ASSERT_EQUAL(st.calib_chunks, 0);
+    CU_ASSERT_EQUAL(st.pieces, 0);
+    CU_ASSERT_EQUAL(st.chunks, (N + c - 1) / c);
+    if (st.chunks != (N + c - 1) / c)
+        fprintf(stderr, "plan=self after %.3g ns per iteration: %lu chunks, want %lu of %lu\n", ns,
+                st.chunks, (unsigned long)((N + c - 1) / c), (unsigned long)c);
+    lf_loop_destroy(loop);
+}
+
 /* The OWN plan runs the loop's own schedule (lf__loop_set_own, as a
  * preload shim sets a site's): dynamic,3 from one counter, member 1's
  * first chunk at the front though the loop is nonmonotonic, nothing
@@ -776,6 +808,7 @@ int main(int argc, char **argv)
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},
         {"auto_self_schedules", test_auto_self_schedules},
+        {"forced_self_measures_first", test_forced_self_measures_first},
         {"own_plan_runs_loop_schedule", test_own_plan_runs_loop_schedule},
         {0, 0},
     };

@@ -300,8 +300,10 @@ static void test_macro_auto_tiny(void)
 
 /* auto's plans through LF_FOR, on iterations that spin 12 us of
  * wall-clock time (however busy the machine, never tiny): every iteration
- * once under each.  Forced to self-schedule (plan=self), every execution
- * hands out one iteration per claim (12 us is over LF__SELF_NS); forced to
+ * once under each.  Forced to self-schedule (plan=self), the first
+ * execution runs dealt (self's chunk is sized by the time per iteration a
+ * dealt execution measures) and every later one hands out one iteration
+ * per claim (12 us is over LF__SELF_NS); forced to
  * the loop's own schedule (plan=own: guided under LF_FOR), it runs every
  * iteration once.  Choosing, a site past its first 8 executions
  * (LF__SEL_SETTLE) tries the loop's own schedule, then self-scheduling,
@@ -318,7 +320,13 @@ static void test_macro_auto_plans(void)
     int shaped =
         auto_runs_shaped(&self, "auto,plan=self", N, RUNS / 4, 12000, N, 1, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_EQUAL(shaped, RUNS / 4);
+    CU_ASSERT(shaped >= RUNS / 4 - 1);
+    CU_ASSERT(longest >= RUNS / 4 - 1);
+    if (shaped < RUNS / 4 - 1 || longest < RUNS / 4 - 1)
+        fprintf(
+            stderr,
+            "auto,plan=self on %d iterations of 12 us: %d of %d executions shaped, %d in a row\n",
+            N, shaped, RUNS / 4, longest);
     auto_runs_shaped(&own, "auto,plan=own", N, RUNS / 4, 0, N, 1, &longest, &bad);
     CU_ASSERT_EQUAL(bad, 0);
     shaped = auto_runs_shaped(&choose, "auto", N, RUNS, 12000, N, 1, &longest, &bad);

@@ -286,8 +286,9 @@ awk -v e="$e" 'BEGIN { exit !(e < 0.5) }' || bad "a slow thread, node schedule s
 # runs sub-loops under the plans the dispatcher would choose there
 # (lf__exec_plan): every sub-loop under one plan (the counts add up to the
 # rank chunks); a rank's first sub-loop dealt, its next ones trying the
-# loop's own schedule; plan=self gives one thread chunk per iteration to
-# iterations of a second; sub-loops whose team computes for under 10 us,
+# loop's own schedule; plan=self runs a rank's first sub-loop dealt (it has
+# no time per iteration to size self's chunks by yet) and the others self,
+# one thread chunk per iteration to iterations of a second; sub-loops whose team computes for under 10 us,
 # tiny; leases asked for, or another schedule, dealt always.
 plan_count() {
     grep -o "\"$1\": [0-9]*" "$tmp/u" | head -1 | cut -d' ' -f2
@@ -305,8 +306,10 @@ plans_sum() {
 "$sim" --platform "$tmp/two" --tasks 20000 --cost exp --rank-schedule af --schedule auto,plan=self \
     --format json >"$tmp/u" || bad "self-scheduled sub-loops: lf-sim failed"
 tc=$(grep -o '"thread_chunks": [0-9]*' "$tmp/u" | head -1 | cut -d' ' -f2)
-[ "$(plan_count self)" = "$(rank_chunks)" ] && [ "$tc" = 20000 ] ||
-    bad "plan=self: $(plan_count self) self sub-loops of $(rank_chunks), $tc thread chunks for 20000 iterations"
+ranks=4 # the platform's ranks, "two" above
+[ "$(plan_count dealt)" = $ranks ] && [ "$(plan_count self)" = $(($(rank_chunks) - ranks)) ] &&
+    [ "$tc" = 20000 ] ||
+    bad "plan=self: $(plan_count dealt) dealt and $(plan_count self) self sub-loops of $(rank_chunks) on $ranks ranks, $tc thread chunks for 20000 iterations"
 "$sim" --speeds 1e9 --workers 2 --threads-per-rank 4 --tasks 1000000 --rank-schedule fac2 \
     --schedule auto --format json >"$tmp/u" || bad "tiny sub-loops: lf-sim failed"
 [ "$(plan_count tiny)" -gt 0 ] || bad "iterations of 1 ns: $(plan_count tiny) tiny sub-loops"

@@ -75,6 +75,11 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
             p.kind = (enum lf__plan_kind)s->plan;
             if (in->guided_cap && (p.kind == LF__PLAN_SELF || p.kind == LF__PLAN_TINY))
                 p.kind = LF__PLAN_DEALT;
+            /* SELF's chunk is sized by the team's time per iteration, which
+             * only a DEALT execution measures: until the site has one, it
+             * runs DEALT, as choosing admits SELF only then. */
+            if (p.kind == LF__PLAN_SELF && !(m->team_ns_per_iter > 0.0))
+                p.kind = LF__PLAN_DEALT;
         } else if (!in->no_tiny && !in->guided_cap &&
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
             p.kind = LF__PLAN_TINY;

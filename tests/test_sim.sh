@@ -288,8 +288,9 @@ awk -v e="$e" 'BEGIN { exit !(e < 0.5) }' || bad "a slow thread, node schedule s
 # rank chunks); a rank's first sub-loop dealt, its next ones trying the
 # loop's own schedule; plan=self runs a rank's first sub-loop dealt (it has
 # no time per iteration to size self's chunks by yet) and the others self,
-# one thread chunk per iteration to iterations of a second; sub-loops whose team computes for under 10 us,
-# tiny; leases asked for, or another schedule, dealt always.
+# one thread chunk per iteration to iterations of a second; sub-loops whose
+# team computes for under 10 us, tiny; leases asked for, or another
+# schedule, dealt always.
 plan_count() {
     grep -o "\"$1\": [0-9]*" "$tmp/u" | head -1 | cut -d' ' -f2
 }

@@ -67,18 +67,16 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
     int chooses = m && lf__exec_plan_chooses(s, in->workers);
     if (chooses && !in->located) {
         /* Candidates: a fixed chunk breaks OpenMP's guided bound, and SELF
-         * needs a time per iteration to size its chunk. */
+         * needs a time per iteration (which only DEALT measures) to size its
+         * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
+        int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
-        if (!in->guided_cap && m->team_ns_per_iter > 0.0)
+        if (self_ok)
             mask |= 1u << LF__PLAN_SELF;
         if (s->plan >= 0) {
             p.kind = (enum lf__plan_kind)s->plan;
-            if (in->guided_cap && (p.kind == LF__PLAN_SELF || p.kind == LF__PLAN_TINY))
-                p.kind = LF__PLAN_DEALT;
-            /* SELF's chunk is sized by the team's time per iteration, which
-             * only a DEALT execution measures: until the site has one, it
-             * runs DEALT, as choosing admits SELF only then. */
-            if (p.kind == LF__PLAN_SELF && !(m->team_ns_per_iter > 0.0))
+            if ((p.kind == LF__PLAN_SELF && !self_ok) ||
+                (p.kind == LF__PLAN_TINY && in->guided_cap))
                 p.kind = LF__PLAN_DEALT;
         } else if (!in->no_tiny && !in->guided_cap &&
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {

@@ -243,15 +243,11 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
     double better_r = 1.0 - LF__SEL_HYST;
     int better = -1;
     struct refs R;
-    int have_refs = 0;
+    refs_of(sel, a, &R);
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
         if (j == k || !o->have || o->fresh != 0)
             continue;
-        if (!have_refs) {
-            refs_of(sel, a, &R);
-            have_refs = 1;
-        }
         double r = trial_ratio(o, &R);
         if (r < better_r) {
             better = j;

@@ -62,11 +62,11 @@ static int stage_ready, stage_release;
 static void *stage_main(void *p)
 {
     (void)p;
-    int seen = 0;
-#pragma omp parallel num_threads(MAX_TEAM) reduction(+ : seen)
-    seen++;
+#pragma omp parallel num_threads(MAX_TEAM)
+    {
+    }
     pthread_mutex_lock(&stage_mu);
-    stage_ready += seen > 0;
+    stage_ready++;
     pthread_cond_broadcast(&stage_cv);
     while (!stage_release)
         pthread_cond_wait(&stage_cv, &stage_mu);
@@ -86,8 +86,7 @@ static void *stage_main(void *p)
 static void stage_roots(void)
 {
     pthread_t th[MAX_PTHS];
-    if (omp_get_max_threads() < 1)
-        FAIL("omp_get_max_threads() < 1");
+    (void)omp_get_max_threads(); /* the main thread joins the runtime */
     for (int t = 0; t < MAX_PTHS; t++) {
         if (pthread_create(&th[t], NULL, stage_main, NULL) != 0)
             FAIL("pthread_create");

@@ -78,19 +78,6 @@ while IFS='|' read -r name pre sched repl multiples; do
                 ${repl:+LF_REPLACE="$repl"} \
                 timeout 60 "$top/tests/$abi/$p" 2>&1)
             rc=$?
-            if [ $rc -gt 128 ] && [ $rc -ne 137 ]; then
-                # A crash once in a long while: LLVM 14's libomp segfaulted in k_siblings, bare
-                # and preloaded, where roots starting teams at once grew libomp's table of
-                # threads while a new worker read it; the program now grows the table first
-                # (g_siblings.c says how).  Any crash is still said, and run once more with the
-                # same variables; a second crash fails.
-                echo "NOTE [$name] $p, $t threads: crashed (exit $rc)${pre:+ with the shim}; run again"
-                out=$(env OMP_NUM_THREADS="$t" OMP_CANCELLATION=true GOMP_TEST_MULTIPLES="$multiples" \
-                    ${pre:+LD_PRELOAD="$preload"} ${sched:+LF_SCHEDULE="$sched"} \
-                    ${repl:+LF_REPLACE="$repl"} \
-                    timeout 60 "$top/tests/$abi/$p" 2>&1)
-                rc=$?
-            fi
             if [ $rc -ne 0 ]; then
                 fails=$((fails + 1))
                 bad="$bad $p@$t"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # after the off-suite run: the first-execution matrix, fine-grained big/little, claim cost, start-up at HEAD
-cd /work/main || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 R=doc/results/host-2026-12-02-s13
 B=build/normal/bench
 date -u

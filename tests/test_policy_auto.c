@@ -614,9 +614,9 @@ static void run_two_arms(struct lf__select *sel, int execs, const double ns[2], 
     run_settled(sel, LF__SEL_SETTLE, execs, ns, allow, count);
 }
 
-/* The selection on its own, as libloopfarm-kmp's static loops use it (arm 0: the even split,
- * the control that settles; arm 1: the weighted one, allowed only when weights exist): the
- * control runs the first LF__SEL_SETTLE executions (auto's settling; any caller's, below); a
+/* The selection on its own, two arms (arm 0: the control that settles; arm 1 allowed only when
+ * the caller says so): the control runs the first LF__SEL_SETTLE executions (auto's settling;
+ * any caller's, below); a
  * challenger that wins its trial is chosen, one that loses is rerun at gaps that keep its cost
  * within LF__SEL_SHARE; an arm outside the mask never runs; a chosen arm that slows down is left.
  */
@@ -664,8 +664,8 @@ static void test_select_two_arms(void)
     CU_ASSERT_EQUAL(slow.chosen, 0);
     CU_ASSERT(count[0] > count[1]);
 
-    /* A caller's own, shorter settling (libloopfarm-kmp's static loops settle for 3): the
-     * control runs exactly that many, then the challenger's trial follows at once. */
+    /* A caller's own, shorter settling: the control runs exactly that many, then the
+     * challenger's trial follows at once. */
     for (unsigned settle = 1; settle <= LF__SEL_SETTLE; settle++) {
         struct lf__select quick = {0};
         memset(count, 0, sizeof count);
@@ -675,6 +675,75 @@ static void test_select_two_arms(void)
         CU_ASSERT_EQUAL(count[1], LF__SEL_TRIAL);
         CU_ASSERT_EQUAL(quick.chosen, 1);
     }
+}
+
+/* Book execs pairs of times (t0, t1) to p; count the executions each arm ran. */
+static void run_pairs(struct lf__pair *p, int execs, double t0, double t1, unsigned count[2])
+{
+    for (int e = 0; e < execs; e++) {
+        CU_ASSERT_FATAL(p->chosen == 0 || p->chosen == 1);
+        count[p->chosen]++;
+        lf__pair_book(p, t0, t1);
+    }
+}
+
+/* The paired judgement of libloopfarm-kmp's static splits (arm 0: the even split, the control;
+ * arm 1: the weighted one): the control runs until LF__PAIR_MIN pairs are booked; an arm that
+ * wins by more than the hysteresis is chosen, one within it is not, and the choice goes back
+ * once the median turns; a minority of outlying pairs (an execution a time slice late) decides
+ * nothing; pairs that are not two positive finite times are ignored. */
+static void test_pair_judgement(void)
+{
+    unsigned count[2] = {0};
+    struct lf__pair win = {0};
+    run_pairs(&win, LF__PAIR_MIN - 1, 100.0, 70.0, count);
+    CU_ASSERT_EQUAL(win.chosen, 0); /* too few pairs yet */
+    run_pairs(&win, 1, 100.0, 70.0, count);
+    CU_ASSERT_EQUAL(win.chosen, 1);
+    run_pairs(&win, 500, 100.0, 70.0, count);
+    CU_ASSERT_EQUAL(win.switches, 1);
+    CU_ASSERT_EQUAL(count[0], LF__PAIR_MIN); /* no execution spent on the loser after */
+    CU_ASSERT_DOUBLE_EQUAL(lf__pair_median(&win), 0.7, 1e-6);
+
+    /* The load changes: weighting now loses; back to the control within the window. */
+    memset(count, 0, sizeof count);
+    run_pairs(&win, LF__PAIR_WIN / 2 + 1, 100.0, 130.0, count);
+    CU_ASSERT_EQUAL(win.chosen, 0);
+    CU_ASSERT_EQUAL(count[1], LF__PAIR_WIN / 2 + 1);
+
+    /* A loser, and an arm within the hysteresis either way: never chosen, never left. */
+    struct lf__pair lose = {0}, near = {0};
+    memset(count, 0, sizeof count);
+    run_pairs(&lose, 1000, 100.0, 150.0, count);
+    CU_ASSERT_EQUAL(count[1], 0);
+    run_pairs(&near, 1000, 100.0, 100.0 * (1.0 - 0.5 * LF__SEL_HYST), count);
+    CU_ASSERT_EQUAL(near.chosen, 0);
+    run_pairs(&near, LF__PAIR_WIN, 100.0, 50.0, count);
+    CU_ASSERT_EQUAL(near.chosen, 1);
+    run_pairs(&near, 1000, 100.0, 100.0 * (1.0 + 0.5 * LF__SEL_HYST), count);
+    CU_ASSERT_EQUAL(near.chosen, 1);
+    CU_ASSERT_EQUAL(near.switches, 1);
+
+    /* Outliers: in every window fewer than half the pairs favour weighting by far (a thread
+     * preempted for a slice reads as slow); the rest favour the even split. */
+    struct lf__pair odd = {0};
+    for (int e = 0; e < 700; e++) {
+        int late = e % LF__PAIR_WIN >= LF__PAIR_WIN - (LF__PAIR_WIN - 1) / 2;
+        lf__pair_book(&odd, 100.0, late ? 30.0 : 110.0);
+        CU_ASSERT_EQUAL(odd.chosen, 0);
+    }
+
+    /* Nothing that is not two positive finite times is booked. */
+    struct lf__pair bad = {0};
+    const double junk[][2] = {{0.0, 50.0}, {50.0, 0.0},      {-1.0, 50.0},     {50.0, NAN},
+                              {NAN, 50.0}, {INFINITY, 50.0}, {50.0, INFINITY}, {-INFINITY, 1.0}};
+    for (int i = 0; i < 10; i++)
+        for (size_t j = 0; j < sizeof junk / sizeof *junk; j++)
+            lf__pair_book(&bad, junk[j][0], junk[j][1]);
+    CU_ASSERT_EQUAL(bad.pairs, 0);
+    CU_ASSERT_EQUAL(bad.have, 0);
+    CU_ASSERT_EQUAL(bad.chosen, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lf__pair_median(&bad), 1.0, 0.0);
 }
 
 /* Trip counts that change in a cycle, as a frontier's do (a few iterations, then thousands,
@@ -866,6 +935,7 @@ int main(void)
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"select_two_arms", test_select_two_arms},
+        {"pair_judgement", test_pair_judgement},
         {"select_phased_load", test_select_phased_load},
         {"select_changing_trip_counts", test_select_changing_trip_counts},
         {"plan_same", test_plan_same},

@@ -257,3 +257,35 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
     if (better >= 0 && sel->arm[better].due > sel->execs)
         sel->arm[better].due = sel->execs;
 }
+
+double lf__pair_median(const struct lf__pair *p)
+{
+    double v[LF__PAIR_WIN];
+    unsigned m = p->have < LF__PAIR_WIN ? p->have : LF__PAIR_WIN;
+    for (unsigned i = 0; i < m; i++)
+        v[i] = p->q[i];
+    return m ? median_in(v, m) : 1.0;
+}
+
+void lf__pair_book(struct lf__pair *p, double t0, double t1)
+{
+    if (!(t0 > 0.0) || !(t1 > 0.0) || !isfinite(t0) || !isfinite(t1))
+        return;
+    p->q[p->at] = (float)(t1 / t0);
+    p->at = (p->at + 1) % LF__PAIR_WIN;
+    if (p->have < LF__PAIR_WIN)
+        p->have++;
+    p->pairs++;
+    if (p->have < LF__PAIR_MIN)
+        return;
+    double m = lf__pair_median(p);
+    int want = p->chosen;
+    if (p->chosen == 0 && m < 1.0 - LF__SEL_HYST)
+        want = 1;
+    else if (p->chosen == 1 && m > 1.0 / (1.0 - LF__SEL_HYST))
+        want = 0;
+    if (want != p->chosen) {
+        p->chosen = want;
+        p->switches++;
+    }
+}

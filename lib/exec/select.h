@@ -1,6 +1,7 @@
 /* lib/exec/select.h - choosing, per call site and by measurement, among a few candidate ways of
- * running an execution (arms): auto's execution plans (lib/exec/plan.c) and libloopfarm-kmp's
- * even and weighted static splits (lib/kmp/static.c).
+ * running an execution (arms): auto's execution plans (lib/exec/plan.c), by trials; and
+ * libloopfarm-kmp's even and weighted static splits (lib/kmp/static.c), by a paired judgement
+ * of one measured and one modelled time per execution (struct lf__pair, at the end).
  *
  * An arm is exploited (the chosen one) or on trial.  A site runs its settling arm for its
  * first few executions (the caller says how many: LF__SEL_SETTLE for auto's plans); then every
@@ -109,5 +110,36 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n);
 /* The median of an arm's latest LF__SEL_WIN samples, or of all when it has fewer (0 when it
  * has none): what LF_VERBOSE reports. */
 double lf__select_median(const struct lf__arm *a);
+
+/* A paired judgement of two arms (arm 0, the control, and arm 1), for a site where every
+ * execution yields a time for both: the one it ran, measured, and the other, modelled from
+ * the same execution's measurements (libloopfarm-kmp's static splits: each member's rate over
+ * its own range predicts its time over the range the other split would have given it).  Both
+ * times of a pair fall under the same load, so a load that comes and goes cannot make one arm
+ * win by the phase it ran in, and no execution is spent on trials.
+ *
+ * The site runs arm 0 until LF__PAIR_MIN pairs are booked; then it runs arm 1 while the
+ * median of the latest LF__PAIR_WIN ratios (arm 1's time over arm 0's) lies below
+ * 1 - LF__SEL_HYST, and goes back to arm 0 once it rises above 1 / (1 - LF__SEL_HYST).  A median
+ * so that an execution a time slice late, which the model reads as a slow rate, decides nothing
+ * unless most executions are so.  Where the model is right, a site's time in steady state is
+ * within about (1 + LF__SEL_HYST) of its better arm's, at no exploration cost; where it errs, no
+ * measurement of the arm not run corrects it (doc/kmp-shim.md says when it errs). */
+#define LF__PAIR_WIN 7
+#define LF__PAIR_MIN 3
+
+struct lf__pair {
+    float q[LF__PAIR_WIN]; /* a ring of ratios, arm 1's time over arm 0's */
+    unsigned have, at;     /* ratios held (<= LF__PAIR_WIN); the next one's place */
+    int chosen;            /* the arm the next execution runs */
+    unsigned long pairs, switches;
+};
+
+/* Book one execution's pair: t0 and t1, the times arms 0 and 1 took or would have taken
+ * (> 0; a pair with either not positive and finite is ignored), and update the choice. */
+void lf__pair_book(struct lf__pair *p, double t0, double t1);
+
+/* The median of the ratios held (1 when none is): what LF_VERBOSE reports. */
+double lf__pair_median(const struct lf__pair *p);
 
 #endif

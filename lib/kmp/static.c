@@ -81,14 +81,8 @@
 #define START_RING 4
 /* Times LF_VERBOSE names a site's weights; later changes are not printed. */
 #define VERBOSE_WEIGHTS 8
-/* Executions of libomp's even split a site runs before it tries the weighted one: enough for
- * each thread's speed (a median of its latest three) and for the even split's own median.
- * Fewer than auto's settling: the even split is the program's own schedule, and a weighted
- * trial that loses costs LF__SEL_TRIAL executions, while a loop that runs a few long
- * executions (where weighting pays most) would otherwise never leave the even split. */
-#define STATIC_SETTLE 3
-/* The arms a site's selection chooses between (lib/exec/select.h): libomp's even split, the
- * control and the settling arm, and the split by measured speed. */
+/* The arms a site's paired judgement chooses between (lib/exec/select.h): libomp's even
+ * split, the control and the one a site starts with, and the split by measured speed. */
 enum { ARM_EVEN, ARM_WEIGHTED };
 
 typedef lf__ull ull;
@@ -197,7 +191,8 @@ void __tsan_release(void *addr);
  * end, after its join barrier. */
 struct split {
     atomic_ullong key; /* n + 1; 0: free */
-    atomic_int ready;  /* weighted and cum are written */
+    atomic_int ready;  /* uneven, weighted and cum are written */
+    int uneven;        /* cum holds the site's uneven weights, whether or not they are run */
     int weighted;      /* 0: the even split */
     /* The start of the latest executions of n in the region, the k-th in slot k % START_RING:
      * the time the first member began it, in ns after the region's born, shifted left by 16
@@ -207,6 +202,10 @@ struct split {
      * (the longest member's time from the common start, in units of 16 ns) << 32 | (members
      * done) << 16 | (k mod 65535) + 1; 0 when no execution wrote the slot (see finish). */
     _Atomic uint64_t done[START_RING];
+    /* The same executions' makespans had they run the other split (only where uneven), as the
+     * members model them, in the same slots: (the longest modelled time, in units of 16 ns)
+     * << 32 | (1 << 16 when a member could not model its time) | (k mod 65535) + 1. */
+    _Atomic uint64_t alt[START_RING];
 };
 struct region {
     uint64_t key;  /* its entry's key: unique among the process's regions */
@@ -431,10 +430,11 @@ struct wsite {
     atomic_int shown;     /* LF_VERBOSE reports made */
     int nthreads;
     struct tslot *slot; /* nthreads slots; NULL when memory ran out (even splits) */
-    /* Whether the weighted split pays at this site, measured: each execution's makespan per
-     * iteration booked to the split it ran (lib/exec/select.h), under lock. */
+    /* Whether the weighted split pays at this site: each execution's makespan with the split
+     * it ran and the one modelled for the other split, judged in pairs (lib/exec/select.h),
+     * under lock. */
     pthread_mutex_t lock;
-    struct lf__select sel;
+    struct lf__pair pair;
     char label[96];
 };
 
@@ -559,45 +559,47 @@ static void show(struct wsite *s, int P, ull n, bool weighted, const double *cum
             "weights %s%s%s\n",
             k == 0 ? "taking" : "splitting", s->label, n, P, buf,
             weighted ? ""
-                     : " (even: no history yet, speeds alike, or the even split measured faster)",
+                     : " (even: no history yet, speeds alike, or the even split judged faster)",
             k == VERBOSE_WEIGHTS - 1 ? "; later splits not shown" : "");
 }
 
 /* Whether the next execution at site s, whose weights are uneven, runs them (ARM_WEIGHTED) or
- * libomp's even split (ARM_EVEN): the site's selection decides by the makespans booked. */
+ * libomp's even split (ARM_EVEN): the site's paired judgement decides. */
 static int judge_next(struct wsite *s)
 {
     pthread_mutex_lock(&s->lock);
-    int arm = lf__select_next(&s->sel, 1u << ARM_WEIGHTED, ARM_EVEN, STATIC_SETTLE);
+    int arm = s->pair.chosen;
     pthread_mutex_unlock(&s->lock);
     return arm;
 }
 
-/* Book one execution at site s of n iterations, split evenly or weighted, whose longest
- * member took ns from the common start: its makespan per iteration, to that arm. */
-static void judge_book(struct wsite *s, bool weighted, double ns, ull n)
+/* Book one execution at site s, split evenly or weighted, whose longest member took ns from
+ * the common start and which the members model would have taken alt ns with the other split:
+ * the pair, to the site's judgement. */
+static void judge_book(struct wsite *s, bool weighted, double ns, double alt)
 {
     pthread_mutex_lock(&s->lock);
-    unsigned long before = s->sel.switches;
-    lf__select_book(&s->sel, weighted ? ARM_WEIGHTED : ARM_EVEN, ns / (double)n, (double)n);
-    if (s->sel.switches != before && lf__kmp_cfg.verbose > 0)
+    unsigned long before = s->pair.switches;
+    lf__pair_book(&s->pair, weighted ? alt : ns, weighted ? ns : alt);
+    if (s->pair.switches != before && lf__kmp_cfg.verbose > 0)
         fprintf(stderr,
-                "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: %.3g ns "
-                "per iteration weighted (%lu executions), %.3g even (%lu); trials of %u\n",
-                s->label, s->sel.chosen == ARM_WEIGHTED ? "weighted" : "even",
-                lf__select_median(&s->sel.arm[ARM_WEIGHTED]), s->sel.arm[ARM_WEIGHTED].runs,
-                lf__select_median(&s->sel.arm[ARM_EVEN]), s->sel.arm[ARM_EVEN].runs,
-                lf__select_trial(&s->sel));
+                "loopfarm-kmp: the schedule(static) loop at %s now runs the %s split: the "
+                "weighted split's makespan over the even one's, a median of %.3f over the latest "
+                "%u executions (%lu judged)\n",
+                s->label, s->pair.chosen == ARM_WEIGHTED ? "weighted" : "even",
+                lf__pair_median(&s->pair), s->pair.have, s->pair.pairs);
     pthread_mutex_unlock(&s->lock);
 }
 
 /* The region's split of n (weights in cum, P + 1 of them), fixed by the first member to get
  * here with site s's weights; false for the even split (no history, no region, table full).
- * *at is the split's index in the region, or -1 when it has none. */
+ * *at is the split's index in the region, or -1 when it has none; *uneven whether cum holds
+ * uneven weights, run or not. */
 static bool region_split(struct region *r, struct wsite *s, int P, ull n, const double **cum,
-                         int *at)
+                         int *at, bool *uneven)
 {
     *at = -1;
+    *uneven = false;
     if (!r || r->nthreads != P)
         return false;
     size_t h = (size_t)((n * 0x9E3779B97F4A7C15ULL) >> 40) % REGION_SPLITS;
@@ -611,12 +613,15 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
             /* acq_rel: one member fixes the split of n; a loser re-reads the key. */
             if (atomic_compare_exchange_strong_explicit(
                     &sp->key, &zero, n + 1, memory_order_acq_rel, memory_order_acquire)) {
-                sp->weighted = site_weights(s, P, row) && judge_next(s) == ARM_WEIGHTED;
+                sp->uneven = site_weights(s, P, row);
+                sp->weighted = sp->uneven && judge_next(s) == ARM_WEIGHTED;
                 show(s, P, n, sp->weighted, row);
-                /* Release: weighted and the row are written before a member reads them. */
+                /* Release: uneven, weighted and the row are written before a member reads
+                 * them. */
                 atomic_store_explicit(&sp->ready, 1, memory_order_release);
                 *cum = row;
                 *at = (int)i;
+                *uneven = sp->uneven;
                 return sp->weighted;
             }
             k = zero;
@@ -628,6 +633,7 @@ static bool region_split(struct region *r, struct wsite *s, int P, ull n, const 
                 lf__wait_brief(&spins);
             *cum = row;
             *at = (int)i;
+            *uneven = sp->uneven;
             return sp->weighted;
         }
     }
@@ -641,9 +647,13 @@ struct timing {
     struct wsite *site;
     int tid;
     bool weighted;          /* the split was uneven (LF_TRACE's plan, the arm booked) */
+    bool other;             /* the other split differs: alt_iters is its range's length */
     ull n, j0, iters;       /* the loop's trip count; the range [j0, j0 + iters) */
+    ull alt_iters;          /* the length of this member's range in the other split */
+    uint64_t late;          /* ns from the common start to this member's own start */
     uint64_t instance;      /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
     _Atomic uint64_t *done; /* the execution's makespan record; NULL: the region has no split */
+    _Atomic uint64_t *alt;  /* its record of the other split's modelled makespan */
     uint64_t t0;
 };
 static LF__SHIM_TLS struct timing timing[LF__SHIM_LEVELS];
@@ -705,19 +715,30 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
     const double *cum = NULL;
     struct region *r = current_region(P);
     int at;
-    if (!region_split(r, s, P, n, &cum, &at))
-        cum = NULL;
-    lf__deal_block(n, P, t, cum != NULL, cum ? cum[t] : 0, cum ? cum[t + 1] : 0, j0, j1);
+    bool uneven;
+    bool weighted = region_split(r, s, P, n, &cum, &at, &uneven);
+    lf__deal_block(n, P, t, weighted, weighted ? cum[t] : 0, weighted ? cum[t + 1] : 0, j0, j1);
+    uint64_t a0 = 0, a1 = 0; /* the range the other split gives t, where it is uneven */
+    if (uneven)
+        lf__deal_block(n, P, t, !weighted, cum[t], cum[t + 1], &a0, &a1);
     if (r)
         region_used(r);
     struct timing *tm = &timing[level];
-    *tm = (struct timing){
-        .site = s, .tid = t, .weighted = cum != NULL, .n = n, .j0 = *j0, .iters = *j1 - *j0};
+    *tm = (struct timing){.site = s,
+                          .tid = t,
+                          .weighted = weighted,
+                          .other = uneven,
+                          .n = n,
+                          .j0 = *j0,
+                          .iters = *j1 - *j0,
+                          .alt_iters = a1 - a0};
     uint64_t now = lf__clock_ns();
     uint32_t k = 0;
     tm->t0 = at >= 0 ? common_start(r, at, level, now, &k) : now;
+    tm->late = now > tm->t0 ? now - tm->t0 : 0;
     tm->instance = at >= 0 ? (r->seq << 32) | k : 0;
     tm->done = at >= 0 ? &r->split[at].done[k % START_RING] : NULL;
+    tm->alt = at >= 0 ? &r->split[at].alt[k % START_RING] : NULL;
     return true;
 }
 
@@ -791,31 +812,73 @@ static void learn(struct tslot *sl, double ipt)
     atomic_store_explicit(&sl->samples, k + 1, memory_order_relaxed);
 }
 
+/* Member tm's time, in units of 16 ns (at most 2^32 - 1), had it run its range in the other
+ * split, where that differs: its own start as it was, then its rate over its range of this
+ * execution kept over the other range's length; UINT64_MAX when it ran no iteration, so has
+ * no rate (the other split gives it some only where the two do not differ: never). */
+static uint64_t modelled_units(const struct timing *tm, uint64_t ns)
+{
+    double t = (double)ns;
+    if (tm->alt_iters != tm->iters) {
+        if (!tm->iters)
+            return UINT64_MAX;
+        double late = tm->late < ns ? (double)tm->late : t;
+        t = late + (t - late) * ((double)tm->alt_iters / (double)tm->iters);
+    }
+    t /= 16.0;
+    return t >= 4294967295.0 ? 0xffffffffu : (uint64_t)t;
+}
+
+/* Fold member time units into the execution's record w, tagged tag, among P members: the
+ * longest time, (members << 16) and the tag (flag: set bit 16 in place of counting members,
+ * the other split's record).  Returns the record as this member left it, or 0 when a later
+ * execution holds it (this member is START_RING or more behind). */
+static uint64_t fold(_Atomic uint64_t *w, uint64_t tag, uint64_t units, bool flag, bool count)
+{
+    /* acq_rel on success: a member's write to the other split's record comes before its
+     * count in this one, and the member that completes the count sees every member's. */
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed), next;
+    do {
+        uint64_t ctag = cur & 0xffff, longest = cur >> 32;
+        uint64_t mid = (cur >> 16) & 0xffff;
+        if (ctag == tag)
+            next = (units > longest ? units : longest) << 32 |
+                   (count ? mid + 1 : (mid | flag)) << 16 | tag;
+        else if (!cur || (uint16_t)(ctag - tag) >= 0x8000u)
+            next = units << 32 | (uint64_t)(count ? 1 : flag) << 16 | tag; /* first, or older */
+        else
+            return 0; /* a later execution holds the record */
+    } while (!atomic_compare_exchange_weak_explicit(w, &cur, next, memory_order_acq_rel,
+                                                    memory_order_relaxed));
+    return next;
+}
+
 /* A member of the execution tm timed is done after ns from the common start: its time joins
  * the execution's record in its region's split (tagged as common_start tags the execution's
- * start), and the member that completes the record (the last of the team) books the longest
- * time, the execution's makespan, to the split it ran.  A member that finds the record taken by
- * a later execution (it is START_RING or more behind) leaves its time out, and that execution
- * is not booked; times over about 68 s count as 68 s. */
+ * start), and where the region's weights are uneven, its modelled time with the other split
+ * joins that split's record; the member that completes the count (the last of the team) books
+ * the longest time, the execution's makespan, beside the other split's modelled one, to the
+ * site's judgement.  A member that finds a record taken by a later execution (it is START_RING
+ * or more behind) leaves its time out, and that execution is not booked; times over about
+ * 68 s count as 68 s. */
 static void finish(struct timing *tm, uint64_t ns)
 {
     struct wsite *s = tm->site;
     uint64_t P = (uint64_t)s->nthreads, tag = (tm->instance & 0xffffffffu) % 65535u + 1;
     uint64_t units = ns >> 4 > 0xffffffffu ? 0xffffffffu : ns >> 4;
-    /* Relaxed: the word carries all there is; the booking is under the site's lock. */
-    uint64_t cur = atomic_load_explicit(tm->done, memory_order_relaxed), next;
-    do {
-        uint64_t ctag = cur & 0xffff, members = (cur >> 16) & 0xffff, longest = cur >> 32;
-        if (ctag == tag)
-            next = (units > longest ? units : longest) << 32 | (members + 1) << 16 | tag;
-        else if (!cur || (uint16_t)(ctag - tag) >= 0x8000u)
-            next = units << 32 | (uint64_t)1 << 16 | tag; /* first member, or an older record */
-        else
-            return; /* a later execution holds the record */
-    } while (!atomic_compare_exchange_weak_explicit(tm->done, &cur, next, memory_order_relaxed,
-                                                    memory_order_relaxed));
-    if (((next >> 16) & 0xffff) == P)
-        judge_book(s, tm->weighted, (double)((next >> 32) << 4), tm->n);
+    if (tm->other) {
+        uint64_t m = modelled_units(tm, ns);
+        if (!fold(tm->alt, tag, m == UINT64_MAX ? 0 : m, m == UINT64_MAX, false))
+            return;
+    }
+    uint64_t next = fold(tm->done, tag, units, false, true);
+    if (!next || ((next >> 16) & 0xffff) != P || !tm->other)
+        return;
+    /* Relaxed: fold's acq_rel ordered every member's write to alt before its count. */
+    uint64_t alt = atomic_load_explicit(tm->alt, memory_order_relaxed);
+    if ((alt & 0xffff) != tag || (alt >> 16 & 1))
+        return; /* a member could not model its time, or a later execution took the record */
+    judge_book(s, tm->weighted, (double)((next >> 32) << 4), (double)((alt >> 32) << 4));
 }
 
 /* The end of a thread's static range: a taken loop's time is folded into the thread's mean at

@@ -76,6 +76,7 @@ endif
 if HAVE_OPENMP
 check_PROGRAMS += tests/test_sibling_teams
 TESTS += tests/test_sibling_teams
+tests_test_sibling_teams_SOURCES = tests/test_sibling_teams.c tests/gomp/roots.h
 tests_test_sibling_teams_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 tests_test_sibling_teams_LDADD = libloopfarm.la $(OPENMP_CFLAGS)
 endif
@@ -83,6 +84,7 @@ if HAVE_CLANG_OMP
 check_PROGRAMS += tests/test_sibling_teams_clang
 TESTS += tests/test_sibling_teams_clang
 tests_test_sibling_teams_clang_SOURCES =
-tests/test_sibling_teams_clang$(EXEEXT): $(srcdir)/tests/test_sibling_teams.c libloopfarm.la
+tests/test_sibling_teams_clang$(EXEEXT): $(srcdir)/tests/test_sibling_teams.c \
+		$(srcdir)/tests/gomp/roots.h libloopfarm.la
 	$(AM_V_CC)$(CLANG_OMP_LINK) $(srcdir)/tests/test_sibling_teams.c libloopfarm.la -lpthread -o $@
 endif

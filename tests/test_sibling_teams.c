@@ -3,7 +3,8 @@
  * pthread's loops run each of their own iterations exactly once, with their
  * own bounds, for 2-8 pthreads x teams of 1-4 threads, with and without a
  * schedule in the code, with and without nowait.  Built with gcc (libgomp)
- * and with clang (libomp); run under ASan and TSan by scripts/test.sh.
+ * and with clang (libomp); run under ASan and TSan by scripts/test.sh.  The
+ * runtime's roots are staged first (gomp/roots.h).
  * Usage: test_sibling_teams [rounds]   (exit 0: pass, 1: fail) */
 #include <omp.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gomp/roots.h"
 #include "loopfarm/omp.h"
 
 struct sibling {
@@ -104,6 +106,7 @@ int main(int argc, char **argv)
     static const int npths[] = {2, 3, 8};
     static const char *const specs[] = {NULL, "dynamic,3", "af", "multi"};
     long bad = 0;
+    stage_roots(8, 4); /* the peak below: 8 pthreads with teams of 4 */
     for (size_t sp = 0; sp < sizeof specs / sizeof *specs; sp++)
         for (size_t p = 0; p < sizeof npths / sizeof *npths; p++)
             for (int team = 1; team <= 4; team++)

@@ -1,7 +1,7 @@
 # libloopfarm-gomp: the preload shim that puts loopfarm under GCC's OpenMP loops in
 # unmodified binaries (lib/gomp/shim.c, doc/gomp-shim.md), and its conformance suite:
 # plain OpenMP programs (no loopfarm header) run bare and preloaded by tests/gomp/run.sh.
-EXTRA_DIST += tests/gomp/run.sh tests/gomp/check.h doc/gomp-shim.md
+EXTRA_DIST += tests/gomp/run.sh tests/gomp/check.h tests/gomp/roots.h doc/gomp-shim.md
 # Built before the tests: the OpenMP libraries tests/test_shim_process.sh dlopens (here and in
 # lib/kmp/kmp.mk).
 check_DATA =

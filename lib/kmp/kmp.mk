@@ -31,7 +31,7 @@ CLEANFILES += $(KMP_CONFORMANCE) $(KMP_SWITCH)
 KMP_CC = $(CLANG) -std=gnu11 -O2 -Wall -fopenmp=libomp -I$(top_srcdir)/tests/gomp $(CFLAGS) \
 	$(LDFLAGS)
 $(KMP_FROM_GOMP:%=tests/kmp/k_%): tests/kmp/k_%: $(top_srcdir)/tests/gomp/g_%.c \
-		$(top_srcdir)/tests/gomp/check.h
+		$(top_srcdir)/tests/gomp/check.h $(top_srcdir)/tests/gomp/roots.h
 	@$(MKDIR_P) tests/kmp
 	$(AM_V_CC)$(KMP_CC) $< -o $@ -lpthread
 $(KMP_OWN:%=tests/kmp/k_%): tests/kmp/k_%: $(top_srcdir)/tests/kmp/k_%.c \

@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "check.h"
+#include "roots.h"
 
 struct sib {
     int team, rounds;
@@ -52,61 +53,13 @@ static void *sib_main(void *p)
     return NULL;
 }
 
-/* The staging of the roots before the test: each holds a team of MAX_TEAM until released. */
 #define MAX_PTHS 8
 #define MAX_TEAM 4
-static pthread_mutex_t stage_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t stage_cv = PTHREAD_COND_INITIALIZER;
-static int stage_ready, stage_release;
-
-static void *stage_main(void *p)
-{
-    (void)p;
-#pragma omp parallel num_threads(MAX_TEAM)
-    {
-    }
-    pthread_mutex_lock(&stage_mu);
-    stage_ready++;
-    pthread_cond_broadcast(&stage_cv);
-    while (!stage_release)
-        pthread_cond_wait(&stage_cv, &stage_mu);
-    pthread_mutex_unlock(&stage_mu);
-    return NULL;
-}
-
-/* Brings up, one root at a time, as many roots and workers as the test runs at once at its
- * peak (MAX_PTHS pthreads, each with a team of MAX_TEAM), and lets them go.  libomp 14 frees
- * its table of threads when the table grows, while a worker that another root's team is
- * starting may still be reading the old one (its stack-overlap check at start-up): a crash
- * inside libomp alone, seen under ASan, that any program whose roots start teams at the same
- * time can meet.  Grown here, from one root at a time, the table has room for the test's peak
- * before the roots run together, and the freed workers wait in libomp's pool for them.  The
- * main thread joins the runtime first, so that it stays libomp's initial root throughout
- * (libomp leaves the initial root's slot to it, and counts one slot less once it is gone). */
-static void stage_roots(void)
-{
-    pthread_t th[MAX_PTHS];
-    (void)omp_get_max_threads(); /* the main thread joins the runtime */
-    for (int t = 0; t < MAX_PTHS; t++) {
-        if (pthread_create(&th[t], NULL, stage_main, NULL) != 0)
-            FAIL("pthread_create");
-        pthread_mutex_lock(&stage_mu);
-        while (stage_ready < t + 1)
-            pthread_cond_wait(&stage_cv, &stage_mu);
-        pthread_mutex_unlock(&stage_mu);
-    }
-    pthread_mutex_lock(&stage_mu);
-    stage_release = 1;
-    pthread_cond_broadcast(&stage_cv);
-    pthread_mutex_unlock(&stage_mu);
-    for (int t = 0; t < MAX_PTHS; t++)
-        pthread_join(th[t], NULL);
-}
 
 int main(void)
 {
     static const int npths[] = {2, 3, MAX_PTHS};
-    stage_roots();
+    stage_roots(MAX_PTHS, MAX_TEAM);
     for (size_t k = 0; k < sizeof npths / sizeof *npths; k++)
         for (int team = 1; team <= MAX_TEAM; team++) {
             struct sib s[MAX_PTHS];

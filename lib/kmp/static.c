@@ -203,8 +203,7 @@ struct split {
      * done) << 16 | (k mod 65535) + 1; 0 when no execution wrote the slot (see finish). */
     _Atomic uint64_t done[START_RING];
     /* The same executions' makespans had they run the other split (only where uneven), as the
-     * members model them, in the same slots: (the longest modelled time, in units of 16 ns)
-     * << 32 | (1 << 16 when a member could not model its time) | (k mod 65535) + 1. */
+     * members model them, in the same slots and the same layout as done. */
     _Atomic uint64_t alt[START_RING];
 };
 struct region {
@@ -648,7 +647,7 @@ struct timing {
     int tid;
     bool weighted;          /* the split was uneven (LF_TRACE's plan, the arm booked) */
     bool other;             /* the other split differs: alt_iters is its range's length */
-    ull n, j0, iters;       /* the loop's trip count; the range [j0, j0 + iters) */
+    ull j0, iters;          /* the range [j0, j0 + iters) */
     ull alt_iters;          /* the length of this member's range in the other split */
     uint64_t late;          /* ns from the common start to this member's own start */
     uint64_t instance;      /* LF_TRACE's: (region's seq << 32) | the execution's k in the region */
@@ -728,7 +727,6 @@ static bool take(kmp_int32 sched, ull n, const void *ra, uint64_t *j0, uint64_t 
                           .tid = t,
                           .weighted = weighted,
                           .other = uneven,
-                          .n = n,
                           .j0 = *j0,
                           .iters = *j1 - *j0,
                           .alt_iters = a1 - a0};
@@ -812,40 +810,39 @@ static void learn(struct tslot *sl, double ipt)
     atomic_store_explicit(&sl->samples, k + 1, memory_order_relaxed);
 }
 
-/* Member tm's time, in units of 16 ns (at most 2^32 - 1), had it run its range in the other
- * split, where that differs: its own start as it was, then its rate over its range of this
- * execution kept over the other range's length; UINT64_MAX when it ran no iteration, so has
- * no rate (the other split gives it some only where the two do not differ: never). */
-static uint64_t modelled_units(const struct timing *tm, uint64_t ns)
+/* A time of ns nanoseconds in a record's units of 16 ns, at most 2^32 - 1 (about 68 s). */
+static uint64_t record_units(double ns)
 {
-    double t = (double)ns;
-    if (tm->alt_iters != tm->iters) {
-        if (!tm->iters)
-            return UINT64_MAX;
-        double late = tm->late < ns ? (double)tm->late : t;
-        t = late + (t - late) * ((double)tm->alt_iters / (double)tm->iters);
-    }
-    t /= 16.0;
-    return t >= 4294967295.0 ? 0xffffffffu : (uint64_t)t;
+    double u = ns / 16.0;
+    return u >= 4294967295.0 ? 0xffffffffu : (uint64_t)u;
 }
 
-/* Fold member time units into the execution's record w, tagged tag, among P members: the
- * longest time, (members << 16) and the tag (flag: set bit 16 in place of counting members,
- * the other split's record).  Returns the record as this member left it, or 0 when a later
- * execution holds it (this member is START_RING or more behind). */
-static uint64_t fold(_Atomic uint64_t *w, uint64_t tag, uint64_t units, bool flag, bool count)
+/* Member tm's time from the common start, had it run its range in the other split: its own
+ * start as it was, then its rate over its range of this execution, kept over the other range's
+ * length.  Where the splits differ, n >= P, so each split gives every member an iteration at
+ * least and the rate is defined; where they do not, the range is the same and so is the time. */
+static double modelled_ns(const struct timing *tm, uint64_t ns)
+{
+    if (tm->alt_iters == tm->iters)
+        return (double)ns;
+    double t = (double)ns, late = tm->late < ns ? (double)tm->late : t;
+    return late + (t - late) * ((double)tm->alt_iters / (double)tm->iters);
+}
+
+/* Fold one member's time units into the execution's record w, tagged tag: the longest time,
+ * the members counted so far and the tag.  Returns the record as this member left it, or 0
+ * when a later execution holds it (this member is START_RING or more behind). */
+static uint64_t fold(_Atomic uint64_t *w, uint64_t tag, uint64_t units)
 {
     /* acq_rel on success: a member's write to the other split's record comes before its
      * count in this one, and the member that completes the count sees every member's. */
     uint64_t cur = atomic_load_explicit(w, memory_order_relaxed), next;
     do {
-        uint64_t ctag = cur & 0xffff, longest = cur >> 32;
-        uint64_t mid = (cur >> 16) & 0xffff;
+        uint64_t ctag = cur & 0xffff, members = (cur >> 16) & 0xffff, longest = cur >> 32;
         if (ctag == tag)
-            next = (units > longest ? units : longest) << 32 |
-                   (count ? mid + 1 : (mid | flag)) << 16 | tag;
+            next = (units > longest ? units : longest) << 32 | (members + 1) << 16 | tag;
         else if (!cur || (uint16_t)(ctag - tag) >= 0x8000u)
-            next = units << 32 | (uint64_t)(count ? 1 : flag) << 16 | tag; /* first, or older */
+            next = units << 32 | (uint64_t)1 << 16 | tag; /* first member, or an older record */
         else
             return 0; /* a later execution holds the record */
     } while (!atomic_compare_exchange_weak_explicit(w, &cur, next, memory_order_acq_rel,
@@ -865,19 +862,15 @@ static void finish(struct timing *tm, uint64_t ns)
 {
     struct wsite *s = tm->site;
     uint64_t P = (uint64_t)s->nthreads, tag = (tm->instance & 0xffffffffu) % 65535u + 1;
-    uint64_t units = ns >> 4 > 0xffffffffu ? 0xffffffffu : ns >> 4;
-    if (tm->other) {
-        uint64_t m = modelled_units(tm, ns);
-        if (!fold(tm->alt, tag, m == UINT64_MAX ? 0 : m, m == UINT64_MAX, false))
-            return;
-    }
-    uint64_t next = fold(tm->done, tag, units, false, true);
+    if (tm->other && !fold(tm->alt, tag, record_units(modelled_ns(tm, ns))))
+        return;
+    uint64_t next = fold(tm->done, tag, record_units((double)ns));
     if (!next || ((next >> 16) & 0xffff) != P || !tm->other)
         return;
     /* Relaxed: fold's acq_rel ordered every member's write to alt before its count. */
     uint64_t alt = atomic_load_explicit(tm->alt, memory_order_relaxed);
-    if ((alt & 0xffff) != tag || (alt >> 16 & 1))
-        return; /* a member could not model its time, or a later execution took the record */
+    if ((alt & 0xffff) != tag || ((alt >> 16) & 0xffff) != P)
+        return; /* a later execution took the other split's record */
     judge_book(s, tm->weighted, (double)((next >> 32) << 4), (double)((alt >> 32) << 4));
 }
 

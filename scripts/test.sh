@@ -75,7 +75,15 @@ s3() {
 }
 s4() { scripts/build.sh build/minimal --without-papi --without-hwloc && LF_TEST_QUICK=1 run_check build/minimal; }
 s5() { scripts/build.sh build/normal && make -C build/normal -j2 distcheck >build/normal/distcheck.out 2>&1 &&
-    grep -A3 'archives ready' build/normal/distcheck.out || { tail -40 build/normal/distcheck.out; false; }; }
+    grep -A3 'archives ready' build/normal/distcheck.out || {
+    tail -40 build/normal/distcheck.out
+    # A test that failed inside distcheck's tree: its name and its log, as step 1 prints them.
+    grep -E '^(FAIL|ERROR):' build/normal/distcheck.out
+    for l in build/normal/loopfarm-*/_build/sub/tests/*.log build/normal/loopfarm-*/_build/sub/tests/*/*.log; do
+        [ -f "$l" ] && grep -q -E '^FAIL|FAILED|ERROR|Sanitizer' "$l" && { echo "---- $l"; tail -60 "$l"; }
+    done
+    false
+}; }
 
 step 1 "build and make check" s1
 step 2 "ASan + UBSan" s2

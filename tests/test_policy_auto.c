@@ -181,6 +181,7 @@ static void test_profile_learns_shape_not_speed(void)
     execute_times(&st, 4, n, rising, uneven);
     CU_ASSERT(st.m.prof.valid);
     CU_ASSERT(st.m.prof.conf > 0.9);
+    CU_ASSERT(st.m.prof.weight > 0.95); /* no noise: all of it is signal */
     double mean = 0.0;
     for (uint64_t i = 0; i < n; i++)
         mean += rising(i, n) / (double)n;
@@ -194,6 +195,54 @@ static void test_profile_learns_shape_not_speed(void)
      * estimate would be off by the cost ratio of the halves, ~3x) */
     CU_ASSERT_DOUBLE_EQUAL(st.ipt[1] / st.ipt[0], 3.0, 0.3);
     CU_ASSERT_DOUBLE_EQUAL(st.ipt[0], 100.0 * mean, 5.0 * mean);
+}
+
+/* Even cost, observed with noise that changes every execution: each bin
+ * costs 1 + 0.4 u, u uniform in [-1, 1] from a hash of the bin and the
+ * execution. */
+static uint64_t noise_exec;
+static double noise_of(uint64_t i, uint64_t n)
+{
+    uint64_t z = (noise_exec * LF__PROF_BINS + i * LF__PROF_BINS / n + 1) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return 2.0 * (double)(z >> 11) / 9007199254740992.0 - 1.0;
+}
+static double noisy_flat(uint64_t i, uint64_t n)
+{
+    return 1.0 + 0.4 * noise_of(i, n);
+}
+static double noisy_rising(uint64_t i, uint64_t n)
+{
+    return rising(i, n) + 0.1 * noise_of(i, n);
+}
+
+/* A profile deals by the part of its spread that its prediction errors do
+ * not explain as noise: a loop of even cost measured with noise ends up
+ * dealt (nearly) evenly, one whose costs differ by far more than the noise
+ * by (nearly) all of its profile. */
+static void test_profile_weight_noise_vs_signal(void)
+{
+    struct site st;
+    site_open(&st, "auto,calns=1");
+    uint64_t n = 6400;
+    double w_flat = 0.0, w_rising = 0.0;
+    for (noise_exec = 0; noise_exec < 12; noise_exec++) {
+        execute_times(&st, 1, n, noisy_flat, even);
+        CU_ASSERT(st.m.prof.weight >= 0.0 && st.m.prof.weight <= 1.0);
+        if (noise_exec >= 6)
+            w_flat += st.m.prof.weight / 6.0;
+    }
+    CU_ASSERT(st.m.prof.valid);
+    CU_ASSERT(w_flat < 0.3);
+    site_open(&st, "auto,calns=1");
+    for (noise_exec = 100; noise_exec < 112; noise_exec++) {
+        execute_times(&st, 1, n, noisy_rising, uneven);
+        if (noise_exec >= 106)
+            w_rising += st.m.prof.weight / 6.0;
+    }
+    CU_ASSERT(w_rising > 0.95);
 }
 
 /* With a trusted profile the first round is dealt by expected cost: the
@@ -923,6 +972,7 @@ int main(void)
 {
     static const struct lfcu_test tests[] = {
         {"profile_learns_shape_not_speed", test_profile_learns_shape_not_speed},
+        {"profile_weight_noise_vs_signal", test_profile_weight_noise_vs_signal},
         {"first_round_by_cost", test_first_round_by_cost},
         {"profile_dropped_when_it_stops_predicting", test_profile_dropped_when_it_stops_predicting},
         {"profile_normalised_over_trip_counts", test_profile_normalised_over_trip_counts},

@@ -388,17 +388,19 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
     double lo, hi;
     lf__profile_range(p, &lo, &hi);
     describe_plans(l, plans, sizeof plans);
-    fprintf(stderr,
-            "loopfarm: %s: execution %lu of %s: %s (plan %s); ns per unit by thread [%s]; profile "
-            "over %d bins, cost %.2f..%.2f of the mean, confidence %.2f after %u execution%s%s; "
-            "%lu chunks in %lu pieces, %lu steals (%lu iterations); %s\n",
-            l->name, k, l->sched.spec,
-            s->view.prof ? "dealt by the profile"
-                         : (st->from_memory ? "rates from memory" : "calibrated"),
-            lf__plan_names[s->plan.kind], rates, LF__PROF_BINS, p->valid ? lo : 1.0,
-            p->valid ? hi : 1.0, p->conf, p->execs, p->execs == 1 ? "" : "s",
-            p->dropped ? " (replaced: it stopped predicting)" : "", st->chunks, st->pieces,
-            st->steals, st->stolen, plans);
+    fprintf(
+        stderr,
+        "loopfarm: %s: execution %lu of %s: %s (plan %s); ns per unit by thread [%s]; profile "
+        "over %d bins, cost %.2f..%.2f of the mean, dealt at weight %.2f, confidence %.2f after "
+        "%u execution%s%s; "
+        "%lu chunks in %lu pieces, %lu steals (%lu iterations); %s\n",
+        l->name, k, l->sched.spec,
+        s->view.prof ? "dealt by the profile"
+                     : (st->from_memory ? "rates from memory" : "calibrated"),
+        lf__plan_names[s->plan.kind], rates, LF__PROF_BINS, p->valid ? lo : 1.0,
+        p->valid ? hi : 1.0, p->valid ? p->weight : 0.0, p->conf, p->execs,
+        p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
+        st->chunks, st->pieces, st->steals, st->stolen, plans);
 }
 
 /* LF_VERBOSE: a site that chooses its plans, after its booked executions

@@ -89,6 +89,30 @@ static void estimate(const struct lf__exec *x, const double *c, double *obs, dou
         obs[b] *= scale;
 }
 
+/* The share of a profile's deviation from 1 that is signal, not noise.
+ * Let each execution observe a bin's cost with noise of variance v, the
+ * profile blend the observations with weight a = 1 - LF__PROF_KEEP, and the
+ * bins' true costs stay put.  Then the profile's own error has variance
+ * v a / (2 - a), and an observation differs from the profile before it by
+ * v + v a / (2 - a) = 2 v / (2 - a) on average, which is what d2 estimates:
+ * so the profile's noise is d2 a / 2 of its spread s2, and the rest,
+ * s2 - d2 a / 2, is the bins' true dispersion.  Dealing by
+ * 1 + w (cost - 1) with w = that rest over s2 is the least-squares estimate
+ * of the true costs (shrinkage towards the even profile: C. Stein, and
+ * B. Efron & C. Morris, "Stein's estimation rule and its competitors - an
+ * empirical Bayes approach", J. Amer. Statist. Assoc. 68, 1973).  A loop of
+ * even cost measured with noise then deals evenly; one whose costs differ
+ * by more than its noise deals by nearly all of its profile.  Costs that
+ * move count as noise here, which is what they are to the next execution. */
+static double profile_weight(double d2, double s2)
+{
+    double a = 1.0 - LF__PROF_KEEP;
+    if (!(s2 > 0.0))
+        return 0.0;
+    double w = 1.0 - d2 * a / 2.0 / s2;
+    return w < 0.0 ? 0.0 : w > 1.0 ? 1.0 : w;
+}
+
 int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m)
 {
     if (!x->acc)
@@ -127,12 +151,24 @@ int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m)
          * must predict once before it is. */
         p->conf = fresh ? LF__PROF_TRUST : 0.0;
         p->execs = 1;
+        p->d2 = 0.0;
+        p->weight = 1.0;
         p->valid = 1;
         return dropped;
     }
+    double d2 = 0.0, s2 = 0.0, tot_it = 0.0;
     for (int b = 0; b < LF__PROF_BINS; b++)
-        if (it[b] > 0.0)
+        if (it[b] > 0.0) {
+            double d = obs[b] - cost_of(p, b);
+            d2 += it[b] * d * d;
             p->cost[b] = LF__PROF_KEEP * p->cost[b] + (1.0 - LF__PROF_KEEP) * obs[b];
+            s2 += it[b] * (p->cost[b] - 1.0) * (p->cost[b] - 1.0);
+            tot_it += it[b];
+        }
+    d2 /= tot_it;
+    s2 /= tot_it;
+    p->d2 = p->execs >= 2 ? LF__PROF_KEEP * p->d2 + (1.0 - LF__PROF_KEEP) * d2 : d2;
+    p->weight = profile_weight(p->d2, s2);
     p->conf = 1.0 - err;
     p->execs++;
     return 0;

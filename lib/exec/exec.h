@@ -560,7 +560,10 @@ void lf__exec_profile_chunk(const struct lf__exec *x, int w, uint64_t lo, uint64
  * for an expensive region.  A profile that predicted this execution with
  * a relative error above 1 - LF__PROF_TRUST is replaced by the
  * observation and not trusted next time; otherwise it moves towards the
- * observation by 1 - LF__PROF_KEEP and its confidence is 1 - the error.
+ * observation by 1 - LF__PROF_KEEP, its confidence is 1 - the error, and
+ * its weight (in [0, 1]; 1 for a new profile) the share of its spread that
+ * its squared errors do not explain as noise: the next execution that
+ * trusts it deals by 1 + weight (cost - 1) (lf__exec_start).
  * An execution of less than LF__PROF_MIN_NS of compute changes nothing.
  * Returns 1 when a trusted profile was dropped. */
 int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);

@@ -36,10 +36,13 @@ run_check() { # dir, make args...
         return 0
     fi
     grep -E '^(PASS|FAIL|ERROR|SKIP|# )' "$d/check.out"
-    for l in $(cd "$d" && ls tests/*.log 2>/dev/null); do
-        grep -q -E '^FAIL|FAILED|ERROR|Sanitizer' "$d/$l" && { echo "---- $l"; tail -40 "$d/$l"; }
-    done
+    failed_logs "$d"
     return 1
+}
+failed_logs() { # the log of each failed test under dir/tests (and one level below)
+    for l in "$1"/tests/*.log "$1"/tests/*/*.log; do
+        [ -f "$l" ] && grep -q -E '^FAIL|FAILED|ERROR|Sanitizer' "$l" && { echo "---- $l"; tail -40 "$l"; }
+    done
 }
 step() { # number, name, command...
     n=$1
@@ -79,9 +82,7 @@ s5() { scripts/build.sh build/normal && make -C build/normal -j2 distcheck >buil
     tail -40 build/normal/distcheck.out
     # A test that failed inside distcheck's tree: its name and its log, as step 1 prints them.
     grep -E '^(FAIL|ERROR):' build/normal/distcheck.out
-    for l in build/normal/loopfarm-*/_build/sub/tests/*.log build/normal/loopfarm-*/_build/sub/tests/*/*.log; do
-        [ -f "$l" ] && grep -q -E '^FAIL|FAILED|ERROR|Sanitizer' "$l" && { echo "---- $l"; tail -60 "$l"; }
-    done
+    for d in build/normal/loopfarm-*/_build/sub; do [ -d "$d" ] && failed_logs "$d"; done
     false
 }; }
 

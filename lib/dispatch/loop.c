@@ -398,7 +398,7 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
         s->view.prof ? "dealt by the profile"
                      : (st->from_memory ? "rates from memory" : "calibrated"),
         lf__plan_names[s->plan.kind], rates, LF__PROF_BINS, p->valid ? lo : 1.0,
-        p->valid ? hi : 1.0, p->valid ? p->weight : 0.0, p->conf, p->execs,
+        p->valid ? hi : 1.0, p->valid ? lf__exec_profile_weight(p) : 0.0, p->conf, p->execs,
         p->execs == 1 ? "" : "s", p->dropped ? " (replaced: it stopped predicting)" : "",
         st->chunks, st->pieces, st->steals, st->stolen, plans);
 }

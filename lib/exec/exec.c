@@ -212,10 +212,11 @@ int lf__exec_start(const struct lf__exec *x, const struct lf__site_mem *m, uint6
         memset(x->acc, 0, (size_t)P * sizeof *x->acc);
         if (wanted && s->memory && m->prof.valid && m->prof.conf >= LF__PROF_TRUST) {
             /* Dealt by the part of the profile that is signal (profile.c). */
+            double w = lf__exec_profile_weight(&m->prof);
             *x->prof = m->prof;
             for (int b = 0; b < LF__PROF_BINS; b++)
                 if (x->prof->cost[b] > 0.0)
-                    x->prof->cost[b] = 1.0 + m->prof.weight * (x->prof->cost[b] - 1.0);
+                    x->prof->cost[b] = 1.0 + w * (x->prof->cost[b] - 1.0);
             v->prof = x->prof;
         }
         if (use_mem && m->prof.valid && m->prof.execs < 2)

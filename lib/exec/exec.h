@@ -561,12 +561,16 @@ void lf__exec_profile_chunk(const struct lf__exec *x, int w, uint64_t lo, uint64
  * a relative error above 1 - LF__PROF_TRUST is replaced by the
  * observation and not trusted next time; otherwise it moves towards the
  * observation by 1 - LF__PROF_KEEP, its confidence is 1 - the error, and
- * its weight (in [0, 1]; 1 for a new profile) the share of its spread that
- * its squared errors do not explain as noise: the next execution that
- * trusts it deals by 1 + weight (cost - 1) (lf__exec_start).
+ * its d2 takes in the mean squared error (lf__exec_profile_weight).
  * An execution of less than LF__PROF_MIN_NS of compute changes nothing.
  * Returns 1 when a trusted profile was dropped. */
 int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m);
+
+/* The share, in [0, 1], of profile p's spread over its bins that its
+ * squared errors (p->d2) do not explain as noise; 1 for a profile built
+ * from one execution.  An instance that trusts p deals by
+ * 1 + weight (cost - 1) (lf__exec_start; the estimate in profile.c). */
+double lf__exec_profile_weight(const struct lf__profile *p);
 
 /* Worker w's compute time per unit of profile p over the instance's
  * chunks (busy time over their expected units; flat without p); 0 when

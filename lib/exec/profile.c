@@ -104,12 +104,16 @@ static void estimate(const struct lf__exec *x, const double *c, double *obs, dou
  * even cost measured with noise then deals evenly; one whose costs differ
  * by more than its noise deals by nearly all of its profile.  Costs that
  * move count as noise here, which is what they are to the next execution. */
-static double profile_weight(double d2, double s2)
+double lf__exec_profile_weight(const struct lf__profile *p)
 {
-    double a = 1.0 - LF__PROF_KEEP;
+    if (!p->valid || p->execs < 2)
+        return 1.0; /* one observation: nothing to tell its noise by */
+    double s2 = 0.0, a = 1.0 - LF__PROF_KEEP;
+    for (int b = 0; b < LF__PROF_BINS; b++)
+        s2 += (cost_of(p, b) - 1.0) * (cost_of(p, b) - 1.0) / LF__PROF_BINS;
     if (!(s2 > 0.0))
         return 0.0;
-    double w = 1.0 - d2 * a / 2.0 / s2;
+    double w = 1.0 - p->d2 * a / 2.0 / s2;
     return w < 0.0 ? 0.0 : w > 1.0 ? 1.0 : w;
 }
 
@@ -152,23 +156,19 @@ int lf__exec_profile_learn(const struct lf__exec *x, struct lf__site_mem *m)
         p->conf = fresh ? LF__PROF_TRUST : 0.0;
         p->execs = 1;
         p->d2 = 0.0;
-        p->weight = 1.0;
         p->valid = 1;
         return dropped;
     }
-    double d2 = 0.0, s2 = 0.0, tot_it = 0.0;
+    double d2 = 0.0, tot_it = 0.0;
     for (int b = 0; b < LF__PROF_BINS; b++)
         if (it[b] > 0.0) {
             double d = obs[b] - cost_of(p, b);
             d2 += it[b] * d * d;
-            p->cost[b] = LF__PROF_KEEP * p->cost[b] + (1.0 - LF__PROF_KEEP) * obs[b];
-            s2 += it[b] * (p->cost[b] - 1.0) * (p->cost[b] - 1.0);
             tot_it += it[b];
+            p->cost[b] = LF__PROF_KEEP * p->cost[b] + (1.0 - LF__PROF_KEEP) * obs[b];
         }
     d2 /= tot_it;
-    s2 /= tot_it;
     p->d2 = p->execs >= 2 ? LF__PROF_KEEP * p->d2 + (1.0 - LF__PROF_KEEP) * d2 : d2;
-    p->weight = profile_weight(p->d2, s2);
     p->conf = 1.0 - err;
     p->execs++;
     return 0;

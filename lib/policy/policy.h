@@ -155,12 +155,10 @@ struct lf__profile {
     double conf;    /* 1 - the relative error with which it predicted the last
                        execution's per-bin costs; 0.5 after the first */
     unsigned execs; /* executions it was built from */
-    /* Its measured reliability: d2, a running mean of the squared error with
-     * which it predicted executions' per-bin costs; weight, the share of its
-     * deviation from 1 that an execution deals by (1: all of it; 0: evenly),
-     * the part of its spread over the bins that d2 does not explain as noise
-     * (lib/exec/profile.c). */
-    double d2, weight;
+    /* A running mean of the squared error with which it predicted
+     * executions' per-bin costs: what lf__exec_profile_weight (lib/exec)
+     * reads as its noise. */
+    double d2;
     int valid;
     int dropped; /* the latest execution replaced it: it had stopped predicting */
 };

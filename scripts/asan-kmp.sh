@@ -11,6 +11,7 @@
 # Archer ahead of libomp (a preload would reach the symbolizer ThreadSanitizer starts too).
 # Skips (exit 0, one line) without clang, libomp or, for tsan, Archer.  scripts/test.sh runs
 # the ASan mode after the normal build.
+. "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: asan-kmp.sh BUILDDIR [tsan]}" && pwd)

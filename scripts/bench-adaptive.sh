@@ -9,6 +9,8 @@
 #   scripts/bench-adaptive.sh [--threads T] [--reps R] [--bench PATH]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/help.sh
+. "$top/scripts/help.sh"
 bench="$top/build/normal/bench/lf-bench"
 threads=$(nproc)
 reps=9
@@ -17,7 +19,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --bench) bench=$2; shift 2 ;;
-    -h | --help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h | --help) script_help; exit 0 ;;
     *) echo "bench-adaptive.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -17,6 +17,7 @@
 # Beside the busy process single trials are bimodal (a trial lasts about one 4-ms time slice
 # of the shared core): judge that setting by the summed and block ratios.  A benchmark for a quiet
 # machine: never part of make check.
+. "$(dirname "$0")/help.sh"
 set -u
 build=$(cd "${1:?usage: bench-graph-apps.sh BUILDDIR [ROUNDS] [TRIALS] [SETTINGS]}" && pwd)
 rounds=${2:-10}

@@ -9,6 +9,7 @@
 # and libomp 14 runs as static_steal, and schedule(monotonic: dynamic, 1), libomp's classic
 # dynamic path (lf-kmp-chunk --monotonic); the four runs of a round alternate.
 # A benchmark for a quiet machine: never part of make check.
+. "$(dirname "$0")/help.sh"
 set -u
 build=$(cd "${1:?usage: bench-kmp-chunk.sh BUILDDIR [ROUNDS] [THREADS...]}" && pwd)
 rounds=${2:-5}

@@ -35,7 +35,8 @@
 # first schedule (LF_MATRIX_AA names another; "none" leaves it out), and the
 # ratio of the two copies' median times is what a percent means in that cell.
 # A cell where auto's difference to the best is within that A/A ratio is
-# marked "noise", not a win or a loss.
+# marked "noise", not a win or a loss; when the best row ran in another
+# process, the band widens by how far that process's T1 lay from auto's.
 # LF_MATRIX_SCHEDULES overrides the schedule list, LF_MATRIX_SCENARIOS the
 # scenarios, LF_MATRIX_KERNELS the kernels (names, e.g. "spin graph", or
 # kernel/grain for one cell size, e.g. "spin/20"; "spin/500 spin/50000"
@@ -51,7 +52,8 @@ threads=$(nproc)
 scale=1
 plot=0
 from=
-usage() { sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; }
+# shellcheck source=scripts/help.sh
+. "$top/scripts/help.sh"
 need() { [ $# -ge 2 ] || { echo "bench-matrix.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -63,7 +65,7 @@ while [ $# -gt 0 ]; do
     --plot) plot=1; shift ;;
     --quick) scale=50; reps=1; shift ;;
     --from) need "$@"; from=$2; shift 2 ;;
-    -h | --help) usage; exit 0 ;;
+    -h | --help) script_help; exit 0 ;;
     *) echo "bench-matrix.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -222,14 +224,20 @@ print()
 print("\n".join(lines))
 
 # cells.txt: lf:auto in each cell against the best row by efficiency (each
-# against its own process's T1) and by median time, and the cell's A/A
-# ratio (the copy's median time / the first's). Verdict: "best" when auto
-# is the best row by time, "noise" when its time ratio to the best lies
-# within the A/A ratio's distance from 1, else "loss"; "-" without an A/A row.
+# against its own process's T1) and by median time, the cell's A/A ratio
+# (the copy's median time / the first's), and T1x: the T1 of the process
+# that ran the best row by time over the T1 of auto's process (1 when both
+# ran in one process). Verdict: "best" when auto is the best row by time,
+# "noise" when its time ratio to the best lies within the band, else
+# "loss"; "-" without an A/A row. The band is the A/A ratio's distance
+# from 1 (in log), widened by T1x's for a best row of another process: the
+# same-process copies cannot see how much two processes differ in speed.
 if any((c, "lf:auto") in at for c in cells):
-    lines = ["lf:auto per cell: vs the best row by efficiency and by time, beside the A/A ratio",
-             "%-26s %8s %-22s %8s %-22s %8s %s" % ("cell", "eff_vs_b", "best by efficiency",
-                                                   "time_vs_b", "best by time", "A/A", "verdict")]
+    lines = ["lf:auto per cell: vs the best row by efficiency and by time, beside the A/A ratio"
+             " and the best row's process T1 over auto's",
+             "%-26s %8s %-22s %8s %-22s %8s %6s %s" % (
+                 "cell", "eff_vs_b", "best by efficiency", "time_vs_b", "best by time", "A/A",
+                 "T1x", "verdict")]
     verdicts = {}
     for c in cells:
         if (c, "lf:auto") not in at:
@@ -239,15 +247,18 @@ if any((c, "lf:auto") in at for c in cells):
         bt = min((float(at[c, s]["median_s"]), s) for s in scheds if (c, s) in at)
         ev = float(mine["efficiency"]) / be[0]
         tv = bt[0] / float(mine["median_s"])  # <= 1; 1 when auto is fastest
+        t1 = lambda r: float(r.get("t1_own_s") or r["t1_s"])
+        x = t1(at[c, bt[1]]) / t1(mine)
         if c in aa:
             a = float(aa[c][1]["median_s"]) / float(aa[c][0]["median_s"])
-            band = abs(math.log(a))
+            band = abs(math.log(a)) + abs(math.log(x))
             v = "best" if bt[1] == "lf:auto" else "noise" if -math.log(tv) <= band else "loss"
             astr = "%8.3f" % a
         else:
             v, astr = "-", "%8s" % "-"
         verdicts[v] = verdicts.get(v, 0) + 1
-        lines.append("%-26s %8.3f %-22s %8.3f %-22s %s %s" % (c, ev, be[1], tv, bt[1], astr, v))
+        lines.append("%-26s %8.3f %-22s %8.3f %-22s %s %6.3f %s" % (
+            c, ev, be[1], tv, bt[1], astr, x, v))
     lines.append("verdicts: " + ", ".join("%s %d" % kv for kv in sorted(verdicts.items())))
     open(os.path.join(out, "cells.txt"), "w").write("\n".join(lines) + "\n")
     print()

@@ -15,6 +15,8 @@
 # machine: it warns when the load average is above 1.5.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/help.sh
+. "$top/scripts/help.sh"
 bench="$top/build/normal/bench/lf-bench"
 reps=15
 fake=2
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --bench) bench=$2; shift 2 ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h | --help) script_help; exit 0 ;;
     *) echo "bench-numa.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done

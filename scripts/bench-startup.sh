@@ -9,7 +9,18 @@
 # per-round differences' median, with quartiles).  2 threads, bound.  A benchmark for a quiet
 # machine: never part of make check.
 set -u
-build=$(cd "${1:?usage: bench-startup.sh BUILDDIR [RUNS]}" && pwd)
+. "$(dirname "$0")/help.sh"
+case "${1:-}" in
+'')
+    echo "bench-startup: usage: bench-startup.sh BUILDDIR [RUNS] (try --help)" >&2
+    exit 2
+    ;;
+esac
+[ -d "$1" ] || {
+    echo "bench-startup: BUILDDIR '$1' is not a directory (expected a configured build, e.g. build/normal)" >&2
+    exit 2
+}
+build=$(cd -- "$1" && pwd)
 runs=${2:-31}
 case "$runs" in '' | *[!0-9]*)
     echo "bench-startup: RUNS is a positive integer" >&2

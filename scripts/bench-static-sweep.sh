@@ -11,6 +11,7 @@
 # execution of libomp static on dedicated cores (the run's time over its executions, measured
 # once per size before the rounds).  A benchmark for a quiet machine: never part of make check.
 # Duration: about ROUNDS x 25 s (7 rounds: about 3 minutes).
+. "$(dirname "$0")/help.sh"
 set -u
 build=$(cd "${1:?usage: bench-static-sweep.sh BUILDDIR [ROUNDS] [SCENARIO] [KERNEL]}" && pwd)
 rounds=${2:-7}

@@ -23,6 +23,7 @@
 # migrate between the busy core and the free one and no per-thread speed holds.
 # Duration: about ROUNDS x 25 s for the short class and ROUNDS x 60 s for the long one, over
 # the three scenarios (11 rounds of both: about 16 minutes).
+. "$(dirname "$0")/help.sh"
 set -u
 build=$(cd "${1:?usage: bench-static.sh BUILDDIR [ROUNDS] [SCENARIOS...] [CLASSES...]}" && pwd)
 rounds=${2:-11}

@@ -11,8 +11,14 @@
 # LB4OMP is a peer to measure against: nothing of it enters loopfarm.
 # Exit status: 0 built or already there; 1 it could not be built (one line
 # says why).
+. "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+case "${1:-}" in -*)
+    echo "build-lb4omp: unknown option '$1'; expected an install PREFIX (try --help)" >&2
+    exit 2
+    ;;
+esac
 prefix=${1:-$top/build/lb4omp}
 case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
 anchors=${LB4OMP_ANCHORS:-$top/../shared/anchors}

@@ -3,10 +3,10 @@
 # beside it, with the shared libraries they load, into one folder that runs
 # on another x86-64 Linux machine without loopfarm's build or its -dev
 # packages (a cluster node, a lent machine that reaches no package
-# registry): bin/, lib/, scripts/bench-matrix.sh and run.sh, a wrapper that
-# sets LD_LIBRARY_PATH.  The C and C++ runtimes (libc, libm, libstdc++,
-# libgcc_s) are left to the target, which must be at least as new as this
-# machine's.
+# registry): bin/, lib/, scripts/bench-matrix.sh (with the help.sh it
+# sources) and run.sh, a wrapper that sets LD_LIBRARY_PATH.  The C and C++
+# runtimes (libc, libm, libstdc++, libgcc_s) are left to the target, which
+# must be at least as new as this machine's.
 #
 #   scripts/bundle-bench.sh [-b BUILD] OUTDIR
 #
@@ -19,7 +19,8 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build/normal
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+# shellcheck source=scripts/help.sh
+. "$top/scripts/help.sh"
 while [ $# -gt 0 ]; do
     case $1 in
     -b)
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
         build=$2
         shift 2
         ;;
-    -h | --help) usage; exit 0 ;;
+    -h | --help) script_help; exit 0 ;;
     -*) echo "bundle-bench.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -87,7 +88,7 @@ awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' "$deps" | sort -u | while read -
     cp -L "$path" "$out/lib/$name"
 done
 rm -f "$deps" "$deps.one"
-cp "$top/scripts/bench-matrix.sh" "$out/scripts/"
+cp "$top/scripts/bench-matrix.sh" "$top/scripts/help.sh" "$out/scripts/"
 
 cat >"$out/run.sh" <<'EOF'
 #!/bin/sh

@@ -4,6 +4,7 @@
 # with clang (and tests/example_cxx.cc as C++17 with g++ and clang++), and
 # run each under every schedule: the result must be right and
 # nothing may be printed on stderr.
+. "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)

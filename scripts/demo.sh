@@ -11,6 +11,7 @@
 # runtime's row) and writes build/demo/efficiency.png.  Under 2 minutes on a
 # fresh 2-core machine, the build included.
 #   scripts/demo.sh [extra lf-bench options]
+. "$(dirname "$0")/help.sh"
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

@@ -7,6 +7,7 @@
 # scripts/build-lb4omp.sh (LB4OMP, lf-bench's lb4omp: rows); clang-format: scripts/format.sh.
 # gfortran: tests/fortran; libopenmpi-dev, openmpi-bin: libloopfarm-mpi and its tests;
 # libglpk-dev: lf-plan.
+. "$(dirname "$0")/help.sh"
 PKGS="autoconf automake libtool pkg-config make gcc g++ libhwloc-dev libpapi-dev libcunit1-dev
       gnuplot-nox clang libomp-dev libclang-rt-14-dev python3 libtbb-dev clang-14 cmake ninja-build
       perl xz-utils clang-format gfortran libopenmpi-dev openmpi-bin libglpk-dev"

@@ -2,6 +2,7 @@
 # scripts/format.sh [--check] - apply the repository's .clang-format to every
 # C and C++ source (include, lib, bench, tests, tools); with --check, change
 # nothing and fail listing the files that differ (scripts/test.sh step 1).
+. "$(dirname "$0")/help.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 fmt=$(command -v clang-format || command -v clang-format-14)
@@ -22,5 +23,5 @@ case "${1:-}" in
     echo "format: $(echo "$files" | wc -l) files match .clang-format"
     ;;
 "") "$fmt" -i $files ;;
-*) echo "usage: scripts/format.sh [--check]"; exit 2 ;;
+*) echo "usage: scripts/format.sh [--check] (try --help)"; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 # geometric mean over the rows (kernels, grains) of that scenario.
 #
 #   scripts/plot-efficiency.sh OUT.png FILE.csv...   or   FILE.csv OUT.png
+. "$(dirname "$0")/help.sh"
 set -e
 command -v gnuplot >/dev/null 2>&1 || { echo "plot-efficiency.sh: gnuplot not found" >&2; exit 2; }
 case $1 in

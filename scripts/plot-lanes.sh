@@ -10,6 +10,7 @@
 #   LF_TRACE=t.csv lf-bench --kernel triangle --scenario hog --execs 5 --reps 1 \
 #       --schedules lf:auto,lf:dynamic --own-rows here
 #   scripts/plot-lanes.sh t.csv lanes.png auto=lf-bench.c:slot0 dynamic=lf-bench.c:slot1
+. "$(dirname "$0")/help.sh"
 set -e
 command -v gnuplot >/dev/null 2>&1 || { echo "plot-lanes.sh: gnuplot not found" >&2; exit 2; }
 [ $# -ge 3 ] || { echo "usage: plot-lanes.sh TRACE.csv OUT.png LABEL=SITE[:INSTANCE]..." >&2; exit 2; }

@@ -8,10 +8,12 @@
 # MATRIX.csv defaults to the latest full matrix committed under doc/results/,
 # OUT.png to doc/img/matrix-heatmap.png (the picture README.md shows).
 set -e
+. "$(dirname "$0")/help.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-csv=${1:-$top/doc/results/host-2026-11-29-s9/matrix/matrix.csv}
+csv=${1:-$top/doc/results/host-2026-12-03-s18/matrix/matrix.csv}
 png=${2:-$top/doc/img/matrix-heatmap.png}
-[ $# -le 2 ] || { echo "usage: plot-matrix.sh [MATRIX.csv [OUT.png]]" >&2; exit 2; }
+[ $# -le 2 ] || { echo "usage: plot-matrix.sh [MATRIX.csv [OUT.png]] (try --help)" >&2; exit 2; }
+[ -s "$csv" ] || { echo "plot-matrix.sh: $csv: expected a matrix.csv that bench-matrix.sh wrote" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/plot-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 "$top/scripts/bench-matrix.sh" --from "$csv" -o "$tmp" --plot >/dev/null 2>"$tmp/log" ||

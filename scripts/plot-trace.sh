@@ -5,6 +5,7 @@
 #
 #   scripts/plot-trace.sh TRACE.csv OUT.png [SITE [INSTANCE]]
 # SITE defaults to the first site of the file, INSTANCE to its last.
+. "$(dirname "$0")/help.sh"
 set -e
 command -v gnuplot >/dev/null 2>&1 || { echo "plot-trace.sh: gnuplot not found" >&2; exit 2; }
 [ $# -ge 2 ] || { echo "usage: plot-trace.sh TRACE.csv OUT.png [SITE [INSTANCE]]" >&2; exit 2; }

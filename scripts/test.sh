@@ -11,6 +11,7 @@
 #   4. a build --without-papi --without-hwloc: make check;
 #   5. make distcheck.
 # Options: --quick (steps 1 only), --only N (one step).  Builds go to build/.
+. "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -22,7 +23,7 @@ case "${1:-}" in
 --quick) steps="1" ;;
 --only) steps="$2" ;;
 "") ;;
-*) echo "usage: scripts/test.sh [--quick | --only N]"; exit 2 ;;
+*) echo "usage: scripts/test.sh [--quick | --only N] (try --help)"; exit 2 ;;
 esac
 
 failed=""

@@ -50,6 +50,10 @@ TESTS += tests/test_layers.sh tests/test_needed.sh
 # schedules, README.md's snippets and headline (tests/test_docs.sh).
 TESTS += tests/test_docs.sh
 EXTRA_DIST += tests/test_docs.sh
+# Every script answers -h and --help and refuses a wrong first argument
+# (tests/test_scripts_help.sh).
+TESTS += tests/test_scripts_help.sh
+EXTRA_DIST += tests/test_scripts_help.sh
 EXTRA_DIST += tests/test_layers.sh tests/test_needed.sh tests/test_cxx.sh tests/headers_use.c tests/example_cxx.cc \
 	tests/parallel_for.cc
 if HAVE_OPENMP

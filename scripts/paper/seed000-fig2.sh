@@ -3,6 +3,7 @@
 # k = ln(S)^CV (eq. (8)) over the workload S for CV = 0, 0.2, ..., 1, from
 # lf-sim --k-table, with the values the paper quotes beside ours.
 #   scripts/paper/seed000-fig2.sh      (LF_SIM=/path/to/lf-sim to choose the binary)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 "$LF_SIM" --k-table

@@ -5,6 +5,7 @@
 # tail (min=1).  Prints the paper's installments beside ours; exit 0 when all
 # rows match, 1 otherwise.
 #   scripts/paper/seed000-table1.sh      (LF_SIM=/path/to/lf-sim to choose the binary)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 trace=$(mktemp)

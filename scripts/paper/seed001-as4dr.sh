@@ -8,6 +8,7 @@
 # sum_i (busy_i - chunks_i f_i) / (P makespan).
 # First under lf-sim --protocol push (seed 001's master), then under pull.
 #   scripts/paper/seed001-as4dr.sh [SECONDS]   (simulated length, default 2000 as in the paper)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 secs=${1:-2000}

@@ -8,6 +8,7 @@
 # in the protocol's order on the same port (lf-sim does not model them).
 # Prints where the advantage passes from FIFO to LIFO.
 #   scripts/paper/seed002-fifo-lifo.sh      (LF_SIM=/path/to/lf-sim to choose the binary)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 tmp=$(mktemp -d)

@@ -6,6 +6,7 @@
 # W = 2000; with resource selection (umr) and without (umr,select=off),
 # under lf-sim's pull protocol and under --protocol push (the paper's master).
 #   scripts/paper/seed003-het.sh [SAMPLES]   (default 20 platforms per het; the paper: 100)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 samples=${1:-20}

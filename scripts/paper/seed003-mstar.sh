@@ -5,6 +5,7 @@
 # W = 2000, S = 1, R = B/S = 5) and against R (Fig. 6), from
 # lf-sim --umr-mstar, with what the paper reports beside it.
 #   scripts/paper/seed003-mstar.sh      (LF_SIM=/path/to/lf-sim to choose the binary)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 "$LF_SIM" --umr-mstar

@@ -6,6 +6,7 @@
 # sequence, from lf-plan (LPs by GLPK); then lf-sim's umr and multi under
 # --protocol push against that optimum.
 #   scripts/paper/seed004-plan.sh      (LF_PLAN=/path/to/lf-plan, LF_SIM=... to choose)
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 LF_PLAN=${LF_PLAN:-$(dirname "$LF_SIM")/lf-plan}

@@ -16,6 +16,7 @@
 # copy moves 32 GB/s (2 ns per iteration per read) through the home node's
 # port, one transfer at a time; staging costs beta = 1 us per chunk more.
 # 4e6 iterations.
+. "$(dirname "$0")/../help.sh"
 set -e
 . "$(dirname "$0")/lf-sim-path.sh"
 nodes_list=${NODES:-"4 8"}

@@ -163,6 +163,11 @@ for r in rows:
         at[cell, r["schedule"]] = r
 rows = [r for c in cells for s in scheds if (c, s) in at for r in [at[c, s]]]
 
+# The T1 of the process that ran row r (older CSVs carry only t1_s, one
+# T1 for all rows).
+def t1_own(r):
+    return float(r.get("t1_own_s") or r["t1_s"])
+
 def runtime(s):
     return s.split(":")[0]
 
@@ -196,8 +201,8 @@ def summary(eff, name):
 
 lines = summary(lambda r: float(r["efficiency"]), "summary.txt")
 print("\n".join(lines))
-if any(r.get("t1_own_s", r["t1_s"]) != r["t1_s"] for r in rows):
-    summary(lambda r: float(r["efficiency"]) * float(r["t1_s"]) / float(r["t1_own_s"]),
+if any(t1_own(r) != float(r["t1_s"]) for r in rows):
+    summary(lambda r: float(r["efficiency"]) * float(r["t1_s"]) / t1_own(r),
             "summary-one-t1.txt")
 
 # Each lf: schedule against the best peer row of each cell: its efficiency
@@ -247,8 +252,7 @@ if any((c, "lf:auto") in at for c in cells):
         bt = min((float(at[c, s]["median_s"]), s) for s in scheds if (c, s) in at)
         ev = float(mine["efficiency"]) / be[0]
         tv = bt[0] / float(mine["median_s"])  # <= 1; 1 when auto is fastest
-        t1 = lambda r: float(r.get("t1_own_s") or r["t1_s"])
-        x = t1(at[c, bt[1]]) / t1(mine)
+        x = t1_own(at[c, bt[1]]) / t1_own(mine)
         if c in aa:
             a = float(aa[c][1]["median_s"]) / float(aa[c][0]["median_s"])
             band = abs(math.log(a)) + abs(math.log(x))

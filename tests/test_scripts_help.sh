@@ -16,6 +16,13 @@ fail() {
     echo "FAIL: $*"
     fails=$((fails + 1))
 }
+# The scratch folder must still be empty after a run of "$*"; emptied again.
+scratch_kept_empty() {
+    if [ -n "$(ls -A "$scratch")" ]; then
+        fail "$*: wrote $(ls -A "$scratch" | head -3 | tr '\n' ' ')in the folder it ran in"
+        rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null
+    fi
+}
 unset LF_SIM LF_PLAN
 count=0
 for f in "$top"/scripts/*.sh "$top"/scripts/paper/*.sh; do
@@ -35,10 +42,7 @@ for f in "$top"/scripts/*.sh "$top"/scripts/paper/*.sh; do
         elif [ "$(printf '%s\n' "$out" | wc -l)" -lt 2 ]; then
             fail "$rel $opt: a help of one line: $out"
         fi
-        if [ -n "$(ls -A "$scratch")" ]; then
-            fail "$rel $opt: wrote $(ls -A "$scratch" | head -3 | tr '\n' ' ')in the folder it ran in"
-            rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null
-        fi
+        scratch_kept_empty "$rel $opt"
     done
     count=$((count + 1))
 done
@@ -54,10 +58,7 @@ refused() { # expected-words script args...
     rc=$?
     [ $rc -eq 2 ] || fail "scripts/$script $*: exit status $rc, expected 2"
     printf '%s\n' "$err" | grep -q -- "$words" || fail "scripts/$script $*: stderr does not say '$words': $err"
-    if [ -n "$(ls -A "$scratch")" ]; then
-        fail "scripts/$script $*: wrote $(ls -A "$scratch" | head -3 | tr '\n' ' ')"
-        rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null
-    fi
+    scratch_kept_empty "scripts/$script $*"
 }
 refused "expected a build directory" build.sh
 refused "expected a build directory" build.sh --prefix=/tmp

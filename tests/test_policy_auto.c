@@ -876,6 +876,41 @@ static void test_select_phased_load(void)
     CU_ASSERT(lengthened > 0); /* some phase lengths made the choice flip */
 }
 
+/* A challenger whose times are bimodal: fast (0.95 of the control) in most executions, 1.85 in
+ * every period-th (a guided schedule whose first, largest chunk goes to the slow thread when
+ * that thread happens to arrive first).  Its median beats the control and its mean does not:
+ * whatever the period and phase, the site costs no more than the control, within the
+ * hysteresis and the exploration share.  And a challenger faster on average whose executions
+ * are now and then a time slice late (one in nine at 3 times its time) is still chosen. */
+static void test_select_bimodal_arm(void)
+{
+    for (int period = 2; period <= 4; period++)
+        for (int phase = 0; phase < period; phase++) {
+            struct lf__select sel = {0};
+            double total = 0.0;
+            int execs = 3000;
+            for (int e = 0; e < execs; e++) {
+                int k = lf__select_next(&sel, 1u << 1, 0, LF__SEL_SETTLE);
+                double x = k ? ((e + phase) % period ? 0.95 : 1.85) : 1.0;
+                total += x;
+                lf__select_book(&sel, k, x, 1.0);
+            }
+            CU_ASSERT(total <= execs * (1.0 + LF__SEL_HYST + LF__SEL_SHARE));
+            CU_ASSERT_EQUAL(sel.chosen, 0);
+        }
+    for (int phase = 0; phase < 9; phase++) {
+        struct lf__select sel = {0};
+        unsigned count[2] = {0};
+        for (int e = 0; e < 600; e++) {
+            int k = lf__select_next(&sel, 1u << 1, 0, LF__SEL_SETTLE);
+            count[k]++;
+            lf__select_book(&sel, k, k ? ((e + phase) % 9 ? 0.7 : 2.1) : 1.0, 1.0);
+        }
+        CU_ASSERT_EQUAL(sel.chosen, 1);
+        CU_ASSERT(count[1] >= 540);
+    }
+}
+
 /* units and span are inverse: the span of the units of [a, b) is b - a. */
 static void test_units_and_span(void)
 {
@@ -988,6 +1023,7 @@ int main(void)
         {"select_two_arms", test_select_two_arms},
         {"pair_judgement", test_pair_judgement},
         {"select_phased_load", test_select_phased_load},
+        {"select_bimodal_arm", test_select_bimodal_arm},
         {"select_changing_trip_counts", test_select_changing_trip_counts},
         {"plan_same", test_plan_same},
         {"units_and_span", test_units_and_span},

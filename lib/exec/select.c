@@ -128,22 +128,40 @@ static double ref_at(struct refs *R, int r)
     return R->ref[LF__SEL_RANGES];
 }
 
-/* Arm a's latest trial (as many samples as a trial is long) over the chosen arm, whose
- * references are R: each sample over the reference of its range of trip counts, and of these
- * ratios the median in short trials, the mean in long ones.  A sample with nothing to compare
- * to counts as even (1). */
-static double trial_ratio(const struct lf__arm *a, struct refs *R)
+/* Arm a's latest m samples (all, when it has fewer) over the chosen arm, whose references are
+ * R: each sample over the reference of its range of trip counts, into v; returns how many.  A
+ * sample with nothing to compare to counts as even (1). */
+static unsigned ratios(const struct lf__arm *a, struct refs *R, unsigned m, double *v)
 {
-    double v[LF__SEL_KEEP];
     int t[LF__SEL_KEEP];
-    unsigned m = latest(a, R->len, v, t);
-    if (!m)
-        return 1.0;
+    m = latest(a, m, v, t);
     for (unsigned i = 0; i < m; i++) {
         double ref = ref_at(R, t[i]);
         v[i] = ref > 0.0 ? v[i] / ref : 1.0;
     }
-    return judged(R, v, m);
+    return m;
+}
+
+/* Arm a's latest trial (as many samples as a trial is long) over the chosen arm's references R:
+ * of its ratios (above), the median in short trials, the mean in long ones. */
+static double trial_ratio(const struct lf__arm *a, struct refs *R)
+{
+    double v[LF__SEL_KEEP];
+    unsigned m = ratios(a, R, R->len, v);
+    return m ? judged(R, v, m) : 1.0;
+}
+
+/* Whether arm a's latest m samples, over the references R, disagree: the mean of their ratios
+ * and their median differ by more than LF__SEL_HYST of the median.  A median of such samples
+ * hides a mode (slow or fast) that the site's time pays for. */
+static int dispersed(const struct lf__arm *a, struct refs *R, unsigned m)
+{
+    double v[LF__SEL_KEEP];
+    m = ratios(a, R, m, v);
+    if (m < LF__SEL_TRIAL)
+        return 0;
+    double mean = mean_in(v, m), med = median_in(v, m);
+    return fabs(mean - med) > LF__SEL_HYST * med;
 }
 
 int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned settle_execs)
@@ -192,6 +210,26 @@ static void arm_lost(struct lf__select *sel, int k, double r)
     a->due = sel->execs + a->gap;
 }
 
+/* Double the site's trial length (to LF__SEL_KEEP): its times do not hold still over a short
+ * trial, so arms are judged on the means of longer spans.  A verdict reached by a shorter trial
+ * is void: every arm that lost one is due again after LF__SEL_GAP_MIN executions at the latest. */
+static void lengthen(struct lf__select *sel)
+{
+    unsigned L = lf__select_trial(sel);
+    if (2 * L > LF__SEL_KEEP)
+        return;
+    sel->len = 2 * L;
+    sel->since = sel->execs;
+    for (int k = 0; k < LF__SEL_ARMS; k++) {
+        struct lf__arm *o = &sel->arm[k];
+        if (k == sel->chosen || !o->have || o->judged >= sel->len)
+            continue;
+        o->gap = LF__SEL_GAP_MIN;
+        if (o->due > sel->execs + LF__SEL_GAP_MIN)
+            o->due = sel->execs + LF__SEL_GAP_MIN;
+    }
+}
+
 /* Make k the chosen arm; the one it replaces is tried again soon.  Going back to the arm chosen
  * before soon after leaving it is a flip: the samples compared fell in different phases of a
  * load, so trials double in length. */
@@ -226,10 +264,19 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         /* A trial: judged on its samples, the only ones it holds. */
         if (++a->fresh < lf__select_trial(sel))
             return;
-        a->fresh = 0;
         const struct lf__arm *c = &sel->arm[sel->chosen];
         struct refs R;
         refs_of(sel, c, &R);
+        /* A short trial whose samples disagree runs on, as long as the site's trials now are,
+         * and is judged on its mean. */
+        if (R.len <= LF__SEL_TRIAL && dispersed(a, &R, a->fresh)) {
+            lengthen(sel);
+            if (a->fresh < lf__select_trial(sel))
+                return;
+            refs_of(sel, c, &R);
+        }
+        a->fresh = 0;
+        a->judged = R.len;
         double r = trial_ratio(a, &R);
         if (c->have == 0 || r < 1.0 - LF__SEL_HYST)
             choose(sel, k);
@@ -240,10 +287,17 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
     /* The chosen arm got slower than another's latest trial: that one is tried again now, not
      * chosen on its old samples, which may come from another phase of a load that comes and
      * goes.  It is chosen only if its fresh trial wins. */
-    double better_r = 1.0 - LF__SEL_HYST;
-    int better = -1;
     struct refs R;
     refs_of(sel, a, &R);
+    /* The chosen arm's own latest samples disagree (against its own references, range by
+     * range): its median hides a mode its time pays for, so trials lengthen and the arms are
+     * judged on means. */
+    if (R.len <= LF__SEL_TRIAL && dispersed(a, &R, LF__SEL_WIN)) {
+        lengthen(sel);
+        refs_of(sel, a, &R);
+    }
+    double better_r = 1.0 - LF__SEL_HYST;
+    int better = -1;
     for (int j = 0; j < LF__SEL_ARMS; j++) {
         const struct lf__arm *o = &sel->arm[j];
         if (j == k || !o->have || o->fresh != 0)

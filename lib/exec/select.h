@@ -76,6 +76,7 @@ struct lf__arm {
     unsigned char range[LF__SEL_KEEP]; /* each sample's range of trip counts (see above) */
     unsigned have, at;                 /* samples held (<= LF__SEL_KEEP); the next one's place */
     unsigned fresh;                    /* samples of the trial in progress (0: none is) */
+    unsigned judged;                   /* the length of its latest trial judged (0: none) */
     unsigned long runs;
     unsigned long due; /* the site's booked execution count at which it is rerun */
     unsigned long gap;

@@ -23,6 +23,16 @@
  * as many of the chosen arm's latest samples, which span the phases and so weigh them as the
  * site's time does.  LF__SEL_CALM trial lengths without a switch halve it again.
  *
+ * A median of a few samples also hides a mode: a plan fast in most executions and far slower
+ * in the rest (a guided schedule whose first, largest chunk goes to a slow thread whenever that
+ * thread arrives first) wins on its median and costs its mean.  So samples that disagree, a
+ * short trial's or the chosen arm's latest LF__SEL_WIN (each over the chosen arm's reference of
+ * its range, below), whose mean and median differ by more than LF__SEL_HYST of the median,
+ * double the trial length as a flip does: the trial runs on to the new length and every arm is
+ * judged on means.  An arm that lost a trial shorter than the new length is due again within
+ * LF__SEL_GAP_MIN executions, since that verdict came from a comparison the site's times do not
+ * support.
+ *
  * A time per iteration still depends on the trip count where an execution has a fixed cost
  * (a fork, a barrier, a thread that arrives a time slice late) or its iterations differ: a
  * frontier's executions of a few and of thousands of iterations are unlike.  So each sample of
@@ -43,8 +53,8 @@
  * by their median). */
 #define LF__SEL_WIN 5
 /* Executions in a row an arm other than the chosen one runs when it is tried (first, and each
- * rerun), while the site's choice does not flip: it is judged on their median, so one noisy
- * execution neither makes nor breaks it. */
+ * rerun), while the site's samples agree and its choice does not flip: it is judged on their
+ * median. */
 #define LF__SEL_TRIAL 3
 /* Samples an arm keeps: the longest trial (LF__SEL_TRIAL doubled at most four times). */
 #define LF__SEL_KEEP 48
@@ -52,7 +62,8 @@
  * from it, is a flip: it doubles the trial's length. */
 #define LF__SEL_FLIP 8
 /* A site whose trials are longer than LF__SEL_TRIAL halves them after this many trial lengths
- * without a switch, so that a load that stopped coming and going is followed quickly again. */
+ * without a switch, so that a load that stopped coming and going (or samples that stopped
+ * disagreeing) is followed quickly again. */
 #define LF__SEL_CALM 32
 /* Executions an auto site runs its settling arm before it tries any other: a site that runs
  * only a few times stays on the arm that is safest by the suite's evidence (doc/auto.md). */

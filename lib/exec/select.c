@@ -267,13 +267,11 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         const struct lf__arm *c = &sel->arm[sel->chosen];
         struct refs R;
         refs_of(sel, c, &R);
-        /* A short trial whose samples disagree runs on, as long as the site's trials now are,
-         * and is judged on its mean. */
+        /* A short trial whose samples disagree runs on, as long as the site's trials now are
+         * (twice LF__SEL_TRIAL at least: more than it ran), and is judged on its mean. */
         if (R.len <= LF__SEL_TRIAL && dispersed(a, &R, a->fresh)) {
             lengthen(sel);
-            if (a->fresh < lf__select_trial(sel))
-                return;
-            refs_of(sel, c, &R);
+            return;
         }
         a->fresh = 0;
         a->judged = R.len;

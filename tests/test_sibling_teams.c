@@ -6,6 +6,7 @@
  * and with clang (libomp); run under ASan and TSan by scripts/test.sh.  The
  * runtime's roots are staged first (gomp/roots.h).
  * Usage: test_sibling_teams [rounds]   (exit 0: pass, 1: fail) */
+#define _GNU_SOURCE /* gomp/roots.h: dladdr, the fault's registers */
 #include <omp.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -2,6 +2,7 @@
  * run the same dynamic, guided and combined loops with bounds of their own; every pthread's
  * loops run each of their iterations exactly once, and the reduction equals the sequential
  * sum.  (Team sizes are the program's own: OMP_NUM_THREADS does not matter here.) */
+#define _GNU_SOURCE /* roots.h: dladdr, the fault's registers */
 #include <pthread.h>
 
 #include "check.h"

@@ -103,12 +103,13 @@ check_table() {
             if (!sum) print "no summary line"
         }'
 }
-out=$(timeout 600 sh "$suite" --build "$top" --quick --cases "graph,loops${magick_list:+,$magick_list}" \
-    --settings dedicated --out "$tmp/a" 2>&1)
+# A magick case runs --magick-rounds rounds, the others --rounds (3 under --quick).
+out=$(timeout 600 sh "$suite" --build "$top" --quick --magick-rounds 4 \
+    --cases "graph,loops${magick_list:+,$magick_list}" --settings dedicated --out "$tmp/a" 2>&1)
 rc=$?
 want="bfs-s10 pagerank-s10 cc-s10 sssp-s10 bc-s10 tc-s10 $cases $magick"
 problems=$(check_table dedicated $want)
-runs=$(($(echo $want | wc -w) * 3 * 3 + 1))
+runs=$((($(echo $want | wc -w) - $(echo $magick | wc -w)) * 3 * 3 + $(echo $magick | wc -w) * 4 * 3 + 1))
 if [ $rc -ne 0 ] || [ -n "$problems" ]; then
     bad "bench-suite.sh --quick (dedicated): exit $rc; $problems"
 elif [ "$(wc -l <"$tmp/a/runs.csv")" -ne $runs ] ||
@@ -139,7 +140,7 @@ if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] ||
     bad "bench-suite.sh --quick --min-ms 30: exit $rc; sized line: '$sized' (few's own size $few0)"
 fi
 # Bad options: exit 2 and a message naming what was expected.
-for args in "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
+for args in "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--magick-rounds 2" "--magick-rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
     "--scales 3" "--scales 10,,12" "--loop-size 0" "--image 10" "--slow 1" "--bogus" "--out"; do
     # shellcheck disable=SC2086 # $args is a list of options
     out=$(timeout 60 sh "$suite" --build "$top" $args 2>&1)

@@ -17,12 +17,14 @@
  * runs the test, and a fault whose instruction lies in libomp ends it with ROOTS_LIBOMP_CRASH
  * after saying where; the parent then runs the test again, at most ROOTS_TRIES times in all,
  * and otherwise exits as the child did.  Any other fault (in loopfarm, the test or another
- * library) takes its default action, and a test that fails fails at once.  Whoever includes
+ * library) takes the action that was there before (the default, or a sanitizer's report), and
+ * a test that fails fails at once.  Whoever includes
  * this defines _GNU_SOURCE before any system header (for dladdr and the fault's registers). */
 #ifndef LF_TESTS_ROOTS_H
 #define LF_TESTS_ROOTS_H
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <omp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -121,7 +123,10 @@ static void roots_guard(void)
         }
         int st;
         while (waitpid(pid, &st, 0) < 0)
-            ;
+            if (errno != EINTR) {
+                perror("stage_roots: waitpid");
+                exit(1);
+            }
         if (WIFEXITED(st) && WEXITSTATUS(st) == ROOTS_LIBOMP_CRASH && run < ROOTS_TRIES) {
             fprintf(stderr, "roots: running the test again (run %d of at most %d)\n", run + 1,
                     ROOTS_TRIES);

@@ -18,8 +18,8 @@
  * after saying where; the parent then runs the test again, at most ROOTS_TRIES times in all,
  * and otherwise exits as the child did.  Any other fault (in loopfarm, the test or another
  * library) takes the action that was there before (the default, or a sanitizer's report), and
- * a test that fails fails at once.  Whoever includes
- * this defines _GNU_SOURCE before any system header (for dladdr and the fault's registers). */
+ * a test that fails fails at once.  Whoever includes this defines _GNU_SOURCE before any
+ * system header (for dladdr and the fault's registers). */
 #ifndef LF_TESTS_ROOTS_H
 #define LF_TESTS_ROOTS_H
 
@@ -79,7 +79,12 @@ static void roots_on_fault(int sig, siginfo_t *si, void *ctx)
 #else
     (void)ctx;
 #endif
-    if (pc && dladdr(pc, &at) && at.dli_fname && strstr(at.dli_fname, "libomp")) {
+    const char *base = ""; /* the faulting object's file name, not a folder above it */
+    if (pc && dladdr(pc, &at) && at.dli_fname) {
+        const char *slash = strrchr(at.dli_fname, '/');
+        base = slash ? slash + 1 : at.dli_fname;
+    }
+    if (strncmp(base, "libomp", 6) == 0) {
         char msg[512];
         int len = snprintf(msg, sizeof msg,
                            "roots: signal %d at %s+%#lx, inside libomp (libomp 14's race of "

@@ -57,7 +57,7 @@ static unsigned long big_trip(void)
 }
 
 /* The schedules each sweep runs: cover_specs, then auto with each of its
- * execution plans forced in turn (plan=dealt, own, self, tiny; k -
+ * execution plans forced in turn (plan=dealt, own, self, serial, tiny; k -
  * cover_count() in *forced, else -1).  The self-scheduled plan's site is
  * primed with a time per iteration of LF__SELF_NS / 2.5, so that its
  * fixed chunks are of three iterations, split where the loop is long. */
@@ -69,8 +69,8 @@ static int cover_count(void)
     return k;
 }
 
-static const char *const forced_specs[LF__PLANS] = {"auto,plan=dealt", "auto,plan=own",
-                                                    "auto,plan=self", "auto,plan=tiny"};
+static const char *const forced_specs[LF__PLANS] = {
+    "auto,plan=dealt", "auto,plan=own", "auto,plan=self", "auto,plan=serial", "auto,plan=tiny"};
 
 static const char *spec_at(int k, int *forced)
 {
@@ -113,6 +113,7 @@ static void run_team(const char *spec, int forced, int P, struct cover_case *cas
     if (forced >= 0 && P > 1) { /* a team of one runs its loops whole */
         CU_ASSERT_EQUAL(loop->ring[0].plan.kind, forced);
         CU_ASSERT(forced != LF__PLAN_SELF || loop->ring[0].plan.chunk == 3);
+        CU_ASSERT(forced != LF__PLAN_SERIAL || loop->ring[0].plan.chunk >= 2);
         CU_ASSERT_EQUAL(loop->tiny_done > 0, forced == LF__PLAN_TINY);
     }
     lf_loop_destroy(loop);

@@ -586,13 +586,16 @@ static void test_selection_abandons_losing_plan(void)
     site_open(&st, "auto");
     st.m.team_ns_per_iter = 100.0; /* SELF a candidate from the start */
     unsigned count[LF__PLANS] = {0}, seed = 7;
-    double ns[LF__PLANS] = {100.0, 70.0, 300.0, 0.0}; /* OWN best, SELF far behind */
+    /* OWN best, SELF far behind, SERIAL the team's time twice over. */
+    double ns[LF__PLANS] = {100.0, 70.0, 300.0, 200.0, 0.0};
     int execs = 2000;
     double total = run_model(&st, execs, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
     double bound = (double)execs * ns[LF__PLAN_OWN] * 10000.0 *
-                   (1.0 + LF__SEL_HYST + 2.0 * LF__SEL_SHARE + 0.01);
+                   (1.0 + LF__SEL_HYST + 3.0 * LF__SEL_SHARE + 0.01);
     CU_ASSERT(total <= bound + 10000.0 * (ns[LF__PLAN_DEALT] + ns[LF__PLAN_SELF]));
+    CU_ASSERT(count[LF__PLAN_SERIAL] >= LF__SEL_TRIAL &&
+              count[LF__PLAN_SERIAL] <= 3 * LF__SEL_TRIAL);
     /* The loser far behind is rerun far more rarely than the close one. */
     CU_ASSERT(count[LF__PLAN_SELF] < count[LF__PLAN_DEALT]);
     CU_ASSERT(count[LF__PLAN_SELF] <= 8);
@@ -617,6 +620,41 @@ static void test_selection_abandons_losing_plan(void)
     memset(count, 0, sizeof count);
     run_model(&st, 2 * LF__SEL_GAP_MAX, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
+}
+
+/* SERIAL is tried only once the site has booked enough executions for its
+ * first trial to cost at most LF__SERIAL_FIRST_SHARE of them at P times the
+ * team's time,
+ * and is then chosen where it is the fastest; plan=serial runs it from the
+ * first execution as one chunk of the whole loop; OpenMP's guided bound
+ * rules it out. */
+static void test_serial_admission(void)
+{
+    struct site st;
+    site_open(&st, "auto");
+    st.m.team_ns_per_iter = 100.0;
+    unsigned count[LF__PLANS] = {0}, seed = 11;
+    double ns[LF__PLANS] = {100.0, 110.0, 120.0, 40.0, 0.0}; /* SERIAL best by far */
+    int admit = (int)ceil((double)LF__SEL_TRIAL * (P - 1) / LF__SERIAL_FIRST_SHARE) - 1;
+    run_model(&st, admit, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(count[LF__PLAN_SERIAL], 0);
+    CU_ASSERT_NOT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
+    memset(count, 0, sizeof count);
+    run_model(&st, 200, ns, 0.01, count, &seed);
+    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
+    CU_ASSERT(count[LF__PLAN_SERIAL] >= 150);
+
+    struct site f;
+    site_open(&f, "auto,plan=serial");
+    struct lf__plan pl = plan_at(&f, P, 1000, NULL);
+    CU_ASSERT_EQUAL(pl.kind, LF__PLAN_SERIAL);
+    CU_ASSERT_EQUAL(pl.chunk, 1000);
+    CU_ASSERT_EQUAL(pl.claim, LF__CLAIM_FETCH_ADD);
+    CU_ASSERT_EQUAL(pl.lease, LF__LEASE_OFF);
+    CU_ASSERT(!pl.split);
+    CU_ASSERT(!pl.booked);
+    struct lf__plan_in cap = {.guided_cap = 1};
+    CU_ASSERT_EQUAL(plan_at(&f, P, 1000, &cap).kind, LF__PLAN_DEALT);
 }
 
 /* Two plans are the same when every field is, whatever their padding bytes hold. */
@@ -1020,6 +1058,7 @@ int main(void)
         {"tiny_rule", test_tiny_rule},
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
+        {"serial_admission", test_serial_admission},
         {"select_two_arms", test_select_two_arms},
         {"pair_judgement", test_pair_judgement},
         {"select_phased_load", test_select_phased_load},

@@ -157,6 +157,7 @@ static void test_plans_at_a_site_memory(void)
         {"auto,plan=self", 2.0 * LF__SELF_NS, LF__PLAN_SELF, N},
         {"auto", 1.0, LF__PLAN_TINY, 2 * P},
         {"auto,plan=own", 2.0 * LF__SELF_NS, LF__PLAN_OWN, 0},
+        {"auto,plan=serial", 2.0 * LF__SELF_NS, LF__PLAN_SERIAL, 1},
         {"auto", 0.0, LF__PLAN_DEALT, 0},
         {"auto,lease=on", 2.0 * LF__SELF_NS, LF__PLAN_DEALT, 0},
         {"multi", 2.0 * LF__SELF_NS, LF__PLAN_DEALT, 0},
@@ -190,6 +191,8 @@ static void test_plans_at_a_site_memory(void)
                 off += ch->size != (N + 2 * P - 1) / (2 * P) && ch->lo + ch->size != N;
             if (cases[k].plan == LF__PLAN_SELF)
                 off += ch->size != 1;
+            if (cases[k].plan == LF__PLAN_SERIAL) /* one chunk: the whole loop */
+                off += ch->size != N;
             if (ch->lo < N)
                 size_at[ch->lo] = ch->size;
         }

@@ -412,6 +412,13 @@ enum lf__plan_kind {
      * compute (one iteration when iterations are longer), claimed from one
      * block per worker where the order of chunks is free.  Untimed. */
     LF__PLAN_SELF,
+    /* Serial: the first member to claim takes the whole execution as one
+     * fixed chunk and the others find nothing.  Where the members' claims,
+     * atomics and shared lines cost more than the second core gives (a
+     * frontier of a few hundred vertices whose updates contend), one
+     * member alone is faster; it stays in the team, so the region's
+     * barriers and thread count are the program's.  Untimed. */
+    LF__PLAN_SERIAL,
     /* 2P equal fixed chunks, untimed: an execution whose whole compute is
      * expected below LF__TINY_NS, too short for anything to pay.  Decided
      * by that rule, not by selection, and booked to no plan. */
@@ -426,6 +433,10 @@ extern const char *const lf__plan_names[LF__PLANS];
  * moves the counter's line between cores costs a few per cent of it. */
 #define LF__SELF_NS 5000.0
 #define LF__TINY_NS 10000.0
+/* The most SERIAL's first trial may cost of a site's booked executions, at
+ * P times the team's time (it is tried only once a site has booked that
+ * many): a site that runs only a few times never tries it. */
+#define LF__SERIAL_FIRST_SHARE 0.015
 /* Every LF__TINY_RECHECK-th execution a site would run tiny runs its
  * chosen plan instead, so that a loop that grew is noticed. */
 #define LF__TINY_RECHECK 32

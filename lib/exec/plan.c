@@ -9,7 +9,7 @@
 
 extern const struct lf__policy lf__policy_dynamic, lf__policy_guided;
 
-const char *const lf__plan_names[LF__PLANS] = {"dealt", "own", "self", "tiny"};
+const char *const lf__plan_names[LF__PLANS] = {"dealt", "own", "self", "serial", "tiny"};
 
 /* The schedules a plan runs when it is not the site's: fixed chunks
  * claimed with fetch-and-add (SELF and TINY give the size), and guided
@@ -60,33 +60,60 @@ static uint64_t self_chunk(double ns, uint64_t n)
     return ns > 0.0 ? lf__chunk_clamp(ceil(LF__SELF_NS / ns), n ? n : 1) : 1;
 }
 
+/* Whether SERIAL may run: OpenMP's guided bound forbids a chunk of the
+ * whole loop, and each of the P workers' fetch-and-adds of n must leave the
+ * counter below 2^64. */
+static int serial_fits(const struct lf__plan_in *in)
+{
+    return !in->guided_cap && in->n >= 2 && in->n <= UINT64_MAX / ((uint64_t)in->workers + 2);
+}
+
+/* Whether a choosing site may try SERIAL.  Where the members do not get
+ * in each other's way, one member alone takes up to P times the team's
+ * time, so a trial costs up to (P - 1) trial lengths of executions: it is
+ * admitted once that is at most LF__SERIAL_FIRST_SHARE of the executions
+ * the site has booked (later re-trials are held to LF__SEL_SHARE). */
+static int serial_admitted(const struct lf__site_mem *m, int P)
+{
+    return (double)m->sel.execs * LF__SERIAL_FIRST_SHARE >=
+           (double)lf__select_trial(&m->sel) * (double)(P - 1);
+}
+
 struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem *m)
 {
     const struct lf__sched *s = in->sched;
     struct lf__plan p = {.kind = LF__PLAN_DEALT, .sched = s};
-    int chooses = m && lf__exec_plan_chooses(s, in->workers);
+    int chooses = m && lf__exec_plan_chooses(s, in->workers), tiny = 0;
     if (chooses && !in->located) {
         /* Candidates: a fixed chunk breaks OpenMP's guided bound, and SELF
          * needs a time per iteration (which only DEALT measures) to size its
          * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
         int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
+        int serial_ok = serial_fits(in);
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
         if (self_ok)
             mask |= 1u << LF__PLAN_SELF;
+        if (serial_ok && serial_admitted(m, in->workers))
+            mask |= 1u << LF__PLAN_SERIAL;
         if (s->plan >= 0) {
             p.kind = (enum lf__plan_kind)s->plan;
             if ((p.kind == LF__PLAN_SELF && !self_ok) ||
+                (p.kind == LF__PLAN_SERIAL && !serial_ok) ||
                 (p.kind == LF__PLAN_TINY && in->guided_cap))
                 p.kind = LF__PLAN_DEALT;
         } else if (!in->no_tiny && !in->guided_cap &&
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
-            p.kind = LF__PLAN_TINY;
+            /* A site that chose SERIAL runs its tiny executions serially too:
+             * what made one member faster there weighs more in a short one. */
+            p.kind =
+                m->sel.chosen == LF__PLAN_SERIAL && serial_ok ? LF__PLAN_SERIAL : LF__PLAN_TINY;
+            tiny = 1;
         } else {
             p.kind =
                 (enum lf__plan_kind)lf__select_next(&m->sel, mask, LF__PLAN_DEALT, LF__SEL_SETTLE);
             p.booked = 1;
         }
-        m->tiny_runs = p.kind == LF__PLAN_TINY ? m->tiny_runs + 1 : 0;
+        m->tiny_runs = tiny ? m->tiny_runs + 1 : 0;
     }
     struct lf__view v = {.n = in->n, .nworkers = in->workers};
     switch (p.kind) {
@@ -99,6 +126,10 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
     case LF__PLAN_SELF:
         p.sched = &fixed_sched;
         p.chunk = self_chunk(m->team_ns_per_iter, in->n);
+        break;
+    case LF__PLAN_SERIAL:
+        p.sched = &fixed_sched;
+        p.chunk = in->n;
         break;
     case LF__PLAN_TINY:
     default:

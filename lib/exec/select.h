@@ -47,7 +47,7 @@
 #define LF_EXEC_SELECT_H
 
 /* Arms a selection holds at most. */
-#define LF__SEL_ARMS 4
+#define LF__SEL_ARMS 5
 
 /* Samples of wall time the chosen arm is judged on while trials are short (its latest ones,
  * by their median). */

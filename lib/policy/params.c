@@ -209,7 +209,7 @@ int lf__params_check_unused(const struct lf__params *p, char *err, size_t errlen
             snprintf(err, errlen,
                      "%s: unknown key \"%s\" (every schedule also accepts cal=auto|paper, "
                      "calns=N, memory=on|off, numa=on|off, stage=on|off, piece=BYTES, "
-                     "lease=on|off|force, plan=choose|dealt|own|self|tiny)",
+                     "lease=on|off|force, plan=choose|dealt|own|self|serial|tiny)",
                      p->name, p->kv[i].key);
             return -EINVAL;
         }
@@ -259,16 +259,16 @@ static int parse_executor_keys(struct lf__params *p, struct lf__sched *s, char *
         }
     }
     /* The kinds in lf__plan_kind's order (lib/exec/exec.h). */
-    static const char *const plans[] = {"dealt", "own", "self", "tiny"};
+    static const char *const plans[] = {"dealt", "own", "self", "serial", "tiny"};
     s->plan = -1;
     if (lf__params_get_str(p, "plan", &v)) {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < (int)(sizeof plans / sizeof *plans); k++)
             if (strcmp(v, plans[k]) == 0)
                 s->plan = k;
         if (s->plan < 0 && strcmp(v, "choose") != 0) {
             snprintf(err, errlen,
-                     "%s: plan=%s: expected plan=choose, plan=dealt, plan=own, plan=self or "
-                     "plan=tiny",
+                     "%s: plan=%s: expected plan=choose, plan=dealt, plan=own, plan=self, "
+                     "plan=serial or plan=tiny",
                      p->name, v);
             return -EINVAL;
         }

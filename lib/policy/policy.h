@@ -303,7 +303,7 @@ void lf__policy_list(char *buf, size_t len);
  *                  of the fullest lease (default: the policy's, on for
  *                  auto); force also steals before every claim, with at
  *                  least four pieces a chunk (a test mode);
- *   plan=choose|dealt|own|self|tiny  for a schedule that chooses its
+ *   plan=choose|dealt|own|self|serial|tiny  for a schedule that chooses its
  *                  execution plans (auto): choose by measurement (the
  *                  default), or run every execution under the one named
  *                  (lib/exec/exec.h, lf__plan_kind, in this order from

@@ -607,7 +607,7 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
         goto out;
     }
     /* At a call site with a memory, an execution runs the plan the
-     * dispatcher's would (lf__exec_plan): a tiny or self-scheduled one
+     * dispatcher's would (lf__exec_plan): a tiny, serial or self-scheduled one
      * untimed, in fixed chunks from the counter (the split blocks that the
      * dispatcher gives a self-scheduled execution's workers are not
      * modelled: they change which iterations a worker computes, not its
@@ -618,7 +618,8 @@ int lf__sim_run(const struct lf__sim_platform *pf, const struct lf__sched *s,
     if (o && o->mem && !push && !S.loc) {
         struct lf__plan_in in = {.sched = s, .workers = P, .n = S.n};
         plan = lf__exec_plan(&in, o->mem);
-        if (plan.kind == LF__PLAN_SELF || plan.kind == LF__PLAN_TINY)
+        if (plan.kind == LF__PLAN_SELF || plan.kind == LF__PLAN_SERIAL ||
+            plan.kind == LF__PLAN_TINY)
             S.fixed = plan.chunk;
         if (plan.sched != s) { /* the plan's policy, started afresh, keeps no team sums */
             S.ex.sched = plan.sched;

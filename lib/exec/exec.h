@@ -506,11 +506,13 @@ struct lf__plan { /* every field is compared by lf__exec_plan_same */
  * on trial (DEALT for its first LF__SEL_SETTLE executions; then OWN and
  * SELF are tried, each for a trial of LF__SEL_TRIAL executions, longer
  * where the choice flips under load that comes and goes, and a losing one
- * is tried again when due).  plan=KIND in the schedule forces a kind, but
+ * is tried again when due; SERIAL too once the site has booked enough
+ * executions, LF__SERIAL_FIRST_SHARE; a site that chose SERIAL runs its
+ * tiny executions serially).  plan=KIND in the schedule forces a kind, but
  * SELF only once the site has a time per iteration to size its chunks by
  * (DEALT measures it), as choosing admits SELF.  The constraints narrow
  * the candidates: located chunks run DEALT only; the guided bound rules
- * out SELF and TINY; a monotonic loop's fixed chunks
+ * out SELF, SERIAL and TINY; a monotonic loop's fixed chunks
  * come from one counter.  Counts a tiny execution in m.  Pure; the caller
  * serialises m. */
 struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem *m);

@@ -101,6 +101,7 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
                 (p.kind == LF__PLAN_SERIAL && !serial_ok) ||
                 (p.kind == LF__PLAN_TINY && in->guided_cap))
                 p.kind = LF__PLAN_DEALT;
+            tiny = p.kind == LF__PLAN_TINY;
         } else if (!in->no_tiny && !in->guided_cap &&
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
             /* A site that chose SERIAL runs its tiny executions serially too:

@@ -21,14 +21,19 @@ enum lf__claim_kind lf__exec_claim_kind(const struct lf__exec *x, int loc, int l
         uint64_t c = pol->chunk(x->pstate, v, 0, v->n ? v->n : 1, 0.0);
         if (c == 0)
             c = 1;
-        /* Each worker overshoots n by at most one chunk before it sees the
-         * end, so the counter stays below n + (P + 1) c. */
-        if (c <= (UINT64_MAX - v->n) / ((uint64_t)v->nworkers + 1)) {
+        if (lf__exec_fa_fits(v->n, c, v->nworkers)) {
             *fa_chunk = c;
             return LF__CLAIM_FETCH_ADD;
         }
     }
     return LF__CLAIM_CAS;
+}
+
+int lf__exec_fa_fits(uint64_t n, uint64_t c, int P)
+{
+    /* Each worker overshoots n by at most one chunk before it sees the
+     * end, so the counter stays below n + (P + 1) c. */
+    return c <= (UINT64_MAX - n) / ((uint64_t)P + 1);
 }
 
 uint64_t lf__exec_claim_size(const struct lf__exec *x, int w, uint64_t r, double now)

@@ -498,6 +498,10 @@ struct lf__plan { /* every field is compared by lf__exec_plan_same */
     int booked; /* its wall time is booked to its kind (lf__exec_plan_book) */
 };
 
+/* Whether P workers can claim n iterations in fixed chunks of c with
+ * fetch-and-add without the counter wrapping. */
+int lf__exec_fa_fits(uint64_t n, uint64_t c, int P);
+
 /* The plan of the next execution at a site whose memory is m (NULL: none,
  * as for a schedule that keeps none; then the site's schedule as written).
  * A schedule that learns a cost profile (auto), on a team of two or more

@@ -61,11 +61,10 @@ static uint64_t self_chunk(double ns, uint64_t n)
 }
 
 /* Whether SERIAL may run: OpenMP's guided bound forbids a chunk of the
- * whole loop, and each of the P workers' fetch-and-adds of n must leave the
- * counter below 2^64. */
+ * whole loop, and its one chunk of n is claimed with fetch-and-add. */
 static int serial_fits(const struct lf__plan_in *in)
 {
-    return !in->guided_cap && in->n >= 2 && in->n <= UINT64_MAX / ((uint64_t)in->workers + 2);
+    return !in->guided_cap && in->n >= 2 && lf__exec_fa_fits(in->n, in->n, in->workers);
 }
 
 /* Whether a choosing site may try SERIAL.  Where the members do not get

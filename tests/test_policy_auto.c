@@ -594,8 +594,8 @@ static void test_selection_abandons_losing_plan(void)
     double bound = (double)execs * ns[LF__PLAN_OWN] * 10000.0 *
                    (1.0 + LF__SEL_HYST + 3.0 * LF__SEL_SHARE + 0.01);
     CU_ASSERT(total <= bound + 10000.0 * (ns[LF__PLAN_DEALT] + ns[LF__PLAN_SELF]));
-    CU_ASSERT(count[LF__PLAN_SERIAL] >= LF__SEL_TRIAL &&
-              count[LF__PLAN_SERIAL] <= 3 * LF__SEL_TRIAL);
+    /* SERIAL, a quick arm, stops each trial after its first execution. */
+    CU_ASSERT(count[LF__PLAN_SERIAL] >= 1 && count[LF__PLAN_SERIAL] <= 4);
     /* The loser far behind is rerun far more rarely than the close one. */
     CU_ASSERT(count[LF__PLAN_SELF] < count[LF__PLAN_DEALT]);
     CU_ASSERT(count[LF__PLAN_SELF] <= 8);
@@ -622,12 +622,32 @@ static void test_selection_abandons_losing_plan(void)
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
 }
 
+/* Run site st under the cost model of run_model (noise +-1 %) for execs
+ * executions; return how many ran SERIAL and the longest run of SERIAL
+ * executions in a row. */
+static unsigned serial_runs(struct site *st, int execs, const double *ns, unsigned *longest,
+                            unsigned *seed)
+{
+    unsigned n = 0, row = 0;
+    *longest = 0;
+    for (int e = 0; e < execs; e++) {
+        unsigned count[LF__PLANS] = {0};
+        run_model(st, 1, ns, 0.01, count, seed);
+        row = count[LF__PLAN_SERIAL] ? row + 1 : 0;
+        n += count[LF__PLAN_SERIAL];
+        if (row > *longest)
+            *longest = row;
+    }
+    return n;
+}
+
 /* SERIAL is tried only once the site has booked enough executions for its
- * first trial to cost at most LF__SERIAL_FIRST_SHARE of them at P times the
- * team's time,
- * and is then chosen where it is the fastest; plan=serial runs it from the
- * first execution as one chunk of the whole loop; OpenMP's guided bound
- * rules it out. */
+ * first trial to cost at most LF__SERIAL_FIRST_SHARE of them (one execution
+ * at P times the team's time, the rest of a trial at 1 + LF__SEL_QUICK),
+ * and is then chosen where it is the fastest; a trial that loses clearly
+ * stops after its first execution, one that loses narrowly runs its whole
+ * length; plan=serial runs it from the first execution as one chunk of the
+ * whole loop; OpenMP's guided bound rules it out. */
 static void test_serial_admission(void)
 {
     struct site st;
@@ -635,7 +655,9 @@ static void test_serial_admission(void)
     st.m.team_ns_per_iter = 100.0;
     unsigned count[LF__PLANS] = {0}, seed = 11;
     double ns[LF__PLANS] = {100.0, 110.0, 120.0, 40.0, 0.0}; /* SERIAL best by far */
-    int admit = (int)ceil((double)LF__SEL_TRIAL * (P - 1) / LF__SERIAL_FIRST_SHARE) - 1;
+    int admit =
+        (int)ceil(((P - 1) + LF__SEL_QUICK * (LF__SEL_TRIAL - 1)) / LF__SERIAL_FIRST_SHARE) - 1;
+    CU_ASSERT(admit > LF__SEL_SETTLE + 4 * LF__SEL_TRIAL);
     run_model(&st, admit, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(count[LF__PLAN_SERIAL], 0);
     CU_ASSERT_NOT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
@@ -643,6 +665,28 @@ static void test_serial_admission(void)
     run_model(&st, 200, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
     CU_ASSERT(count[LF__PLAN_SERIAL] >= 150);
+
+    /* Clearly losing (P times the team's time): one execution per trial,
+     * rerun at gaps that keep it within LF__SEL_SHARE. */
+    unsigned longest;
+    struct site lose;
+    site_open(&lose, "auto");
+    lose.m.team_ns_per_iter = 100.0;
+    double slow[LF__PLANS] = {100.0, 110.0, 120.0, 100.0 * P, 0.0};
+    unsigned n = serial_runs(&lose, 3000, slow, &longest, &seed);
+    CU_ASSERT_EQUAL(longest, 1);
+    CU_ASSERT(n >= 1 && n <= 4);
+    CU_ASSERT(n * (slow[LF__PLAN_SERIAL] / slow[LF__PLAN_DEALT] - 1.0) <=
+              LF__SERIAL_FIRST_SHARE * (admit + 1) + 3000 * LF__SEL_SHARE);
+    CU_ASSERT_EQUAL(lose.m.sel.chosen, LF__PLAN_DEALT);
+    /* Narrowly losing (within 1 + LF__SEL_QUICK): whole trials. */
+    struct site near;
+    site_open(&near, "auto");
+    near.m.team_ns_per_iter = 100.0;
+    double close[LF__PLANS] = {100.0, 110.0, 120.0, 105.0, 0.0};
+    n = serial_runs(&near, 1000, close, &longest, &seed);
+    CU_ASSERT_EQUAL(longest, LF__SEL_TRIAL);
+    CU_ASSERT_EQUAL(near.m.sel.chosen, LF__PLAN_DEALT);
 
     struct site f;
     site_open(&f, "auto,plan=serial");

@@ -433,9 +433,11 @@ extern const char *const lf__plan_names[LF__PLANS];
  * moves the counter's line between cores costs a few per cent of it. */
 #define LF__SELF_NS 5000.0
 #define LF__TINY_NS 10000.0
-/* The most SERIAL's first trial may cost of a site's booked executions, at
- * P times the team's time (it is tried only once a site has booked that
- * many): a site that runs only a few times never tries it. */
+/* The most SERIAL's first trial may cost of a site's booked executions (a
+ * quick arm, select.h: one execution at P times the team's time and the
+ * rest of a trial at 1 + LF__SEL_QUICK at most; it is tried only once a
+ * site has booked that many): a site that runs only a few times never
+ * tries it. */
 #define LF__SERIAL_FIRST_SHARE 0.015
 /* Every LF__TINY_RECHECK-th execution a site would run tiny runs its
  * chosen plan instead, so that a loop that grew is noticed. */
@@ -511,7 +513,8 @@ int lf__exec_fa_fits(uint64_t n, uint64_t c, int P);
  * SELF are tried, each for a trial of LF__SEL_TRIAL executions, longer
  * where the choice flips under load that comes and goes, and a losing one
  * is tried again when due; SERIAL too once the site has booked enough
- * executions, LF__SERIAL_FIRST_SHARE; a site that chose SERIAL runs its
+ * executions, LF__SERIAL_FIRST_SHARE, as a quick arm whose trial stops
+ * once it loses clearly; a site that chose SERIAL runs its
  * tiny executions serially).  plan=KIND in the schedule forces a kind, but
  * SELF only once the site has a time per iteration to size its chunks by
  * (DEALT measures it), as choosing admits SELF.  The constraints narrow

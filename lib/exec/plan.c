@@ -69,13 +69,15 @@ static int serial_fits(const struct lf__plan_in *in)
 
 /* Whether a choosing site may try SERIAL.  Where the members do not get
  * in each other's way, one member alone takes up to P times the team's
- * time, so a trial costs up to (P - 1) trial lengths of executions: it is
- * admitted once that is at most LF__SERIAL_FIRST_SHARE of the executions
- * the site has booked (later re-trials are held to LF__SEL_SHARE). */
+ * time; SERIAL is a quick arm (select.h), so a trial of L executions costs
+ * at most (P - 1) + LF__SEL_QUICK (L - 1) executions' time: it is admitted
+ * once that is at most LF__SERIAL_FIRST_SHARE of the executions the site
+ * has booked (later re-trials are held to LF__SEL_SHARE). */
 static int serial_admitted(const struct lf__site_mem *m, int P)
 {
+    double L = (double)lf__select_trial(&m->sel);
     return (double)m->sel.execs * LF__SERIAL_FIRST_SHARE >=
-           (double)lf__select_trial(&m->sel) * (double)(P - 1);
+           (double)(P - 1) + LF__SEL_QUICK * (L - 1.0);
 }
 
 struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem *m)
@@ -88,6 +90,7 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
          * needs a time per iteration (which only DEALT measures) to size its
          * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
         int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
+        m->sel.quick = 1u << LF__PLAN_SERIAL;
         int serial_ok = serial_fits(in);
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
         if (self_ok)

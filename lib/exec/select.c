@@ -199,12 +199,13 @@ static void arm_add(struct lf__arm *a, double x, double n)
     a->runs++;
 }
 
-/* Arm k lost its trial, at r times the chosen one's time: rerun it after its gap, doubled and
- * at least what keeps its trials' cost within LF__SEL_SHARE of the site's time. */
-static void arm_lost(struct lf__select *sel, int k, double r)
+/* Arm k lost its trial of m executions, at r times the chosen one's time: rerun it after its
+ * gap, doubled and at least what keeps such trials' cost within LF__SEL_SHARE of the site's
+ * time. */
+static void arm_lost(struct lf__select *sel, int k, double r, unsigned m)
 {
     struct lf__arm *a = &sel->arm[k];
-    double g = lf__fmax(2.0 * (double)a->gap, lf__select_trial(sel) * (r - 1.0) / LF__SEL_SHARE);
+    double g = lf__fmax(2.0 * (double)a->gap, m * (r - 1.0) / LF__SEL_SHARE);
     g = lf__fmin(lf__fmax(g, LF__SEL_GAP_MIN), LF__SEL_GAP_MAX);
     a->gap = (unsigned long)g;
     a->due = sel->execs + a->gap;
@@ -262,11 +263,25 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
     }
     if (k != sel->chosen) {
         /* A trial: judged on its samples, the only ones it holds. */
-        if (++a->fresh < lf__select_trial(sel))
-            return;
         const struct lf__arm *c = &sel->arm[sel->chosen];
         struct refs R;
         refs_of(sel, c, &R);
+        ++a->fresh;
+        if ((sel->quick >> k & 1) && c->have) {
+            /* A quick arm's trial stops once it loses clearly; that verdict stands at any
+             * trial length. */
+            double v[LF__SEL_KEEP];
+            unsigned m = ratios(a, &R, a->fresh, v);
+            double r = mean_in(v, m);
+            if (r > 1.0 + LF__SEL_QUICK) {
+                a->fresh = 0;
+                a->judged = LF__SEL_KEEP;
+                arm_lost(sel, k, r, m);
+                return;
+            }
+        }
+        if (a->fresh < R.len)
+            return;
         /* A short trial whose samples disagree runs on, as long as the site's trials now are
          * (twice LF__SEL_TRIAL at least: more than it ran), and is judged on its mean. */
         if (R.len <= LF__SEL_TRIAL && dispersed(a, &R, a->fresh)) {
@@ -279,7 +294,7 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         if (c->have == 0 || r < 1.0 - LF__SEL_HYST)
             choose(sel, k);
         else
-            arm_lost(sel, k, r);
+            arm_lost(sel, k, r, R.len);
         return;
     }
     /* The chosen arm got slower than another's latest trial: that one is tried again now, not

@@ -77,6 +77,13 @@
 #define LF__SEL_SHARE   0.005
 #define LF__SEL_GAP_MIN 4
 #define LF__SEL_GAP_MAX 4096
+/* A quick arm (in struct lf__select's quick set, the caller's choice: an arm whose loss can be
+ * large) ends its trial as soon as the mean of its samples' ratios over the chosen arm's
+ * references exceeds 1 + LF__SEL_QUICK: up to the execution that ends it, its excess over the
+ * chosen arm is at most LF__SEL_QUICK per execution, so a trial of L executions costs at most
+ * LF__SEL_QUICK (L - 1) plus one execution's excess.  That verdict stands whatever length the
+ * site's trials take later, and the gap to its rerun is figured on the executions it ran. */
+#define LF__SEL_QUICK 0.1
 /* Power-of-two ranges of trip counts (the last one holds every count from 2^63). */
 #define LF__SEL_RANGES 64
 
@@ -87,7 +94,7 @@ struct lf__arm {
     unsigned char range[LF__SEL_KEEP]; /* each sample's range of trip counts (see above) */
     unsigned have, at;                 /* samples held (<= LF__SEL_KEEP); the next one's place */
     unsigned fresh;                    /* samples of the trial in progress (0: none is) */
-    unsigned judged;                   /* the length of its latest trial judged (0: none) */
+    unsigned judged; /* the length of trials its latest verdict holds for (0: none) */
     unsigned long runs;
     unsigned long due; /* the site's booked execution count at which it is rerun */
     unsigned long gap;
@@ -100,6 +107,7 @@ struct lf__select {
     int chosen;          /* the arm exploited now */
     int before;          /* the arm chosen before it, plus one (0: none) */
     unsigned len;        /* executions a trial runs and arms are judged on (0: LF__SEL_TRIAL) */
+    unsigned quick;      /* bit k: arm k is quick (LF__SEL_QUICK); set by the caller */
     unsigned long since; /* execs booked when the choice or len last changed */
     unsigned long execs; /* executions booked */
     unsigned long switches;

@@ -451,7 +451,7 @@ static void test_auto_tiny_runs_untimed(void)
     for (int e = 0; e < RUNS; e++) {
         double per = loop->mem.team_ns_per_iter;
         int want_tiny = lf__exec_tiny_due(&loop->sched, 2, per, loop->mem.tiny_runs, N);
-        unsigned long before = loop->tiny_done, booked = loop->mem.sel.execs;
+        unsigned long before = loop->tiny_done, booked = lf__exec_site_sel(&loop->mem, N)->execs;
         expected_tiny += want_tiny;
         bad += run_counted(loop, N, hits);
         struct lf_loop_stats st;
@@ -470,10 +470,11 @@ static void test_auto_tiny_runs_untimed(void)
             CU_ASSERT_EQUAL(st.chunks, 4); /* ceil(64 / 4) = 16 each */
             CU_ASSERT_EQUAL(st.calib_chunks, 0);
             CU_ASSERT_EQUAL(st.pieces, 0);
-            CU_ASSERT_EQUAL(loop->mem.sel.execs, booked); /* booked to no plan */
+            CU_ASSERT_EQUAL(lf__exec_site_sel(&loop->mem, N)->execs,
+                            booked); /* booked to no plan */
         } else {
             chosen++;
-            CU_ASSERT_EQUAL(loop->mem.sel.execs, booked + 1);
+            CU_ASSERT_EQUAL(lf__exec_site_sel(&loop->mem, N)->execs, booked + 1);
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -499,11 +500,11 @@ static void test_auto_tiny_runs_untimed(void)
     CU_ASSERT_EQUAL(loop->mem.tiny_runs, 1);
     /* Told by its borrower that the next execution is not tiny: it is not
      * (booked to its plan), once only. */
-    unsigned long booked = loop->mem.sel.execs, before = loop->tiny_done;
+    unsigned long booked = lf__exec_site_sel(&loop->mem, N)->execs, before = loop->tiny_done;
     lf__loop_skip_tiny(loop);
     CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
     CU_ASSERT_EQUAL(loop->tiny_done, before);
-    CU_ASSERT_EQUAL(loop->mem.sel.execs, booked + 1);
+    CU_ASSERT_EQUAL(lf__exec_site_sel(&loop->mem, N)->execs, booked + 1);
     CU_ASSERT_EQUAL(loop->no_tiny, 0);
     loop->mem.team_ns_per_iter = 1.0;
     CU_ASSERT_EQUAL(run_counted(loop, N, hits), 0);
@@ -697,16 +698,17 @@ static void test_auto_self_schedules(void)
         loop = make_loop("auto", 2);
         CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
         CU_ASSERT_EQUAL(lf_loop_set_monotonic(loop, monotonic), 0);
+        struct lf__select *sel = lf__exec_site_sel(&loop->mem, SELF_N);
         for (int k = 0; k < LF__PLAN_TINY; k++) {
-            loop->mem.sel.arm[k].have = 1;
-            loop->mem.sel.arm[k].ns[0] = k == LF__PLAN_SELF ? 1.0 : 2.0;
-            loop->mem.sel.arm[k].due = 1000;
+            sel->arm[k].have = 1;
+            sel->arm[k].ns[0] = k == LF__PLAN_SELF ? 1.0 : 2.0;
+            sel->arm[k].due = 1000;
         }
-        loop->mem.sel.chosen = LF__PLAN_SELF;
-        loop->mem.sel.execs = LF__SEL_SETTLE; /* past its first executions */
+        sel->chosen = LF__PLAN_SELF;
+        sel->execs = LF__SEL_SETTLE; /* past its first executions */
         self_execution(loop, monotonic);
-        CU_ASSERT_EQUAL(loop->mem.sel.execs, LF__SEL_SETTLE + 1); /* booked */
-        CU_ASSERT_EQUAL(loop->mem.sel.arm[LF__PLAN_SELF].runs, 1);
+        CU_ASSERT_EQUAL(sel->execs, LF__SEL_SETTLE + 1); /* booked */
+        CU_ASSERT_EQUAL(sel->arm[LF__PLAN_SELF].runs, 1);
         lf_loop_destroy(loop);
     }
 }

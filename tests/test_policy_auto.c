@@ -482,6 +482,13 @@ static void test_tiny_rule(void)
     }
 }
 
+/* The selection of site st for the trip counts run_model and plan_at's
+ * callers use (4096 and 10000 iterations share a band). */
+static struct lf__select *sel_of(struct site *st)
+{
+    return lf__exec_site_sel(&st->m, 10000);
+}
+
 /* The candidates and their shapes: the first LF__SEL_SETTLE executions
  * run DEALT, then OWN is tried (the loop's own schedule: guided where none
  * is given), then SELF
@@ -510,7 +517,7 @@ static void test_plan_candidates(void)
         CU_ASSERT(!pl.learns && !pl.timed && pl.booked && pl.claim == LF__CLAIM_CAS);
         lf__exec_plan_book(&st.m, &pl, 4096.0 * 150.0, 4096);
     }
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT); /* it lost */
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_DEALT); /* it lost */
     pl = plan_at(&st, P, 4096, NULL);
     CU_ASSERT_EQUAL(pl.kind, LF__PLAN_SELF);
     CU_ASSERT_EQUAL(pl.chunk, 1);
@@ -590,7 +597,7 @@ static void test_selection_abandons_losing_plan(void)
     double ns[LF__PLANS] = {100.0, 70.0, 300.0, 200.0, 0.0};
     int execs = 2000;
     double total = run_model(&st, execs, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_OWN);
     double bound = (double)execs * ns[LF__PLAN_OWN] * 10000.0 *
                    (1.0 + LF__SEL_HYST + 3.0 * LF__SEL_SHARE + 0.01);
     CU_ASSERT(total <= bound + 10000.0 * (ns[LF__PLAN_DEALT] + ns[LF__PLAN_SELF]));
@@ -600,26 +607,89 @@ static void test_selection_abandons_losing_plan(void)
     CU_ASSERT(count[LF__PLAN_SELF] < count[LF__PLAN_DEALT]);
     CU_ASSERT(count[LF__PLAN_SELF] <= 8);
     CU_ASSERT(count[LF__PLAN_OWN] >= (unsigned)execs * 95 / 100);
-    unsigned long switches = st.m.sel.switches;
+    unsigned long switches = sel_of(&st)->switches;
     /* Steady noise: the choice holds. */
     memset(count, 0, sizeof count);
     run_model(&st, 500, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_OWN);
-    CU_ASSERT(st.m.sel.switches - switches <= 2);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_OWN);
+    CU_ASSERT(sel_of(&st)->switches - switches <= 2);
     /* OWN gets three times slower: DEALT takes over within a window and a fresh trial. */
     ns[LF__PLAN_OWN] = 210.0;
     memset(count, 0, sizeof count);
     run_model(&st, LF__SEL_WIN + LF__SEL_TRIAL, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_DEALT);
     memset(count, 0, sizeof count);
     run_model(&st, 1000, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_DEALT);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_DEALT);
     CU_ASSERT(count[LF__PLAN_DEALT] >= 950);
     /* A challenger that turns better is found at its next rerun. */
     ns[LF__PLAN_SELF] = 50.0;
     memset(count, 0, sizeof count);
     run_model(&st, 2 * LF__SEL_GAP_MAX, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SELF);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_SELF);
+}
+
+/* A site chooses in each band of trip counts separately: executions of
+ * 1000 iterations (band 4) where SELF is fastest and of 100000 (band 8)
+ * where OWN is, choose SELF and OWN respectively; a band that occurs
+ * later settles on the nearest band's choice; the first LF__SITE_BANDS
+ * bands get a selection each, a later one the nearest band's (the lower
+ * on a tie). */
+static void test_plan_bands(void)
+{
+    struct site st;
+    site_open(&st, "auto");
+    st.m.team_ns_per_iter = 100.0;
+    unsigned seed = 5;
+    const uint64_t n[2] = {1000, 100000};
+    const double ns[2][LF__PLANS] = {{100.0, 120.0, 60.0, 300.0, 0.0},
+                                     {100.0, 60.0, 120.0, 300.0, 0.0}};
+    unsigned ran[2][LF__PLANS] = {{0}};
+    for (int e = 0; e < 1200; e++) {
+        int b = e % 3 == 0; /* two in three executions are small */
+        struct lf__plan pl = plan_at(&st, P, n[b], NULL);
+        seed = seed * 1103515245u + 12345u;
+        double f = 1.0 + 0.01 * (2.0 * (double)((seed >> 8) % 1000) / 999.0 - 1.0);
+        lf__exec_plan_book(&st.m, &pl, ns[b][pl.kind] * f * (double)n[b], n[b]);
+        if (e >= 600)
+            ran[b][pl.kind]++;
+    }
+    struct lf__select *small = lf__exec_site_sel(&st.m, n[0]),
+                      *big = lf__exec_site_sel(&st.m, n[1]);
+    CU_ASSERT_PTR_NOT_EQUAL(small, big);
+    CU_ASSERT_EQUAL(small->chosen, LF__PLAN_SELF);
+    CU_ASSERT_EQUAL(big->chosen, LF__PLAN_OWN);
+    CU_ASSERT(ran[0][LF__PLAN_SELF] >= 380 && ran[1][LF__PLAN_OWN] >= 190);
+    CU_ASSERT_EQUAL(small->execs + big->execs, 1200);
+    /* A third band (2^20 iterations, band 10) starts from the nearest
+     * band's choice (band 8: OWN) and settles on it. */
+    for (int e = 0; e < LF__SEL_SETTLE; e++) {
+        struct lf__plan pl = plan_at(&st, P, (uint64_t)1 << 20, NULL);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
+        CU_ASSERT(pl.booked);
+        lf__exec_plan_book(&st.m, &pl, 100.0 * (double)(1 << 20), (uint64_t)1 << 20);
+    }
+
+    struct lf__site_mem m;
+    memset(&m, 0, sizeof m);
+    struct lf__select *at[10];
+    for (int b = 0; b < 10; b++)
+        at[b] = lf__exec_site_sel(&m, (uint64_t)1 << (2 * b)); /* 4^b: band b */
+    /* Bands 0-3 first: a selection each; then 4-9 share band 3's. */
+    for (int b = 0; b < LF__SITE_BANDS; b++)
+        for (int c = 0; c < b; c++)
+            CU_ASSERT_PTR_NOT_EQUAL(at[b], at[c]);
+    for (int b = LF__SITE_BANDS; b < 10; b++)
+        CU_ASSERT_PTR_EQUAL(at[b], at[LF__SITE_BANDS - 1]);
+    memset(&m, 0, sizeof m);
+    const int first[LF__SITE_BANDS] = {1, 3, 5, 7};
+    for (int i = 0; i < LF__SITE_BANDS; i++)
+        at[first[i]] = lf__exec_site_sel(&m, (uint64_t)1 << (2 * first[i]));
+    CU_ASSERT_PTR_EQUAL(lf__exec_site_sel(&m, (uint64_t)1 << 8), at[3]);  /* band 4: tie, lower */
+    CU_ASSERT_PTR_EQUAL(lf__exec_site_sel(&m, (uint64_t)1 << 18), at[7]); /* band 9 */
+    CU_ASSERT_PTR_EQUAL(lf__exec_site_sel(&m, 1), at[1]);                 /* band 0 */
+    CU_ASSERT_PTR_EQUAL(lf__exec_site_sel(&m, 3), at[1]);                 /* still band 0 */
+    CU_ASSERT_PTR_EQUAL(lf__exec_site_sel(&m, 7), at[1]);                 /* band 1 */
 }
 
 /* Run site st under the cost model of run_model (noise +-1 %) for execs
@@ -660,10 +730,10 @@ static void test_serial_admission(void)
     CU_ASSERT(admit > LF__SEL_SETTLE + 4 * LF__SEL_TRIAL);
     run_model(&st, admit, ns, 0.01, count, &seed);
     CU_ASSERT_EQUAL(count[LF__PLAN_SERIAL], 0);
-    CU_ASSERT_NOT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
+    CU_ASSERT_NOT_EQUAL(sel_of(&st)->chosen, LF__PLAN_SERIAL);
     memset(count, 0, sizeof count);
     run_model(&st, 200, ns, 0.01, count, &seed);
-    CU_ASSERT_EQUAL(st.m.sel.chosen, LF__PLAN_SERIAL);
+    CU_ASSERT_EQUAL(sel_of(&st)->chosen, LF__PLAN_SERIAL);
     CU_ASSERT(count[LF__PLAN_SERIAL] >= 150);
 
     /* Clearly losing (P times the team's time): one execution per trial,
@@ -678,7 +748,7 @@ static void test_serial_admission(void)
     CU_ASSERT(n >= 1 && n <= 4);
     CU_ASSERT(n * (slow[LF__PLAN_SERIAL] / slow[LF__PLAN_DEALT] - 1.0) <=
               LF__SERIAL_FIRST_SHARE * (admit + 1) + 3000 * LF__SEL_SHARE);
-    CU_ASSERT_EQUAL(lose.m.sel.chosen, LF__PLAN_DEALT);
+    CU_ASSERT_EQUAL(sel_of(&lose)->chosen, LF__PLAN_DEALT);
     /* Narrowly losing (within 1 + LF__SEL_QUICK): whole trials. */
     struct site near;
     site_open(&near, "auto");
@@ -686,7 +756,7 @@ static void test_serial_admission(void)
     double close[LF__PLANS] = {100.0, 110.0, 120.0, 105.0, 0.0};
     n = serial_runs(&near, 1000, close, &longest, &seed);
     CU_ASSERT_EQUAL(longest, LF__SEL_TRIAL);
-    CU_ASSERT_EQUAL(near.m.sel.chosen, LF__PLAN_DEALT);
+    CU_ASSERT_EQUAL(sel_of(&near)->chosen, LF__PLAN_DEALT);
 
     struct site f;
     site_open(&f, "auto,plan=serial");
@@ -1103,6 +1173,7 @@ int main(void)
         {"plan_candidates", test_plan_candidates},
         {"selection_abandons_losing_plan", test_selection_abandons_losing_plan},
         {"serial_admission", test_serial_admission},
+        {"plan_bands", test_plan_bands},
         {"select_two_arms", test_select_two_arms},
         {"pair_judgement", test_pair_judgement},
         {"select_phased_load", test_select_phased_load},

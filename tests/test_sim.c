@@ -212,12 +212,14 @@ static void test_plans_at_a_site_memory(void)
             CU_ASSERT_EQUAL(r.calib_chunks, 0);
             CU_ASSERT_EQUAL(mem.team_ns_per_iter, cases[k].ns_per_iter); /* nothing learned */
             CU_ASSERT_EQUAL(mem.tiny_runs, cases[k].plan == LF__PLAN_TINY);
-            CU_ASSERT_EQUAL(mem.sel.execs, 0); /* forced or tiny: booked to no plan */
+            CU_ASSERT_EQUAL(lf__exec_site_sel(&mem, N)->execs,
+                            0); /* forced or tiny: booked to no plan */
         } else {
             CU_ASSERT(r.calib_chunks > 0);
             CU_ASSERT((s.pol->flags & LF__P_PROFILE) ||
                       mem.team_ns_per_iter == cases[k].ns_per_iter);
-            CU_ASSERT_EQUAL(mem.sel.execs, lf__exec_plan_chooses(&s, P) ? 1u : 0u);
+            CU_ASSERT_EQUAL(lf__exec_site_sel(&mem, N)->execs,
+                            lf__exec_plan_chooses(&s, P) ? 1u : 0u);
         }
         free(lg.c);
         lf__sim_result_free(&r);

@@ -354,13 +354,16 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
     return 1;
 }
 
-/* LF_VERBOSE: each candidate plan's median wall time per iteration and
+/* LF_VERBOSE: in the band of trip counts of an execution of n
+ * iterations, each candidate plan's median wall time per iteration and
  * executions, and the plan chosen, at a site that chooses (under
  * mem_lock); into buf. */
-static void describe_plans(const struct lf_loop *l, char *buf, size_t len)
+static void describe_plans(struct lf_loop *l, uint64_t n, char *buf, size_t len)
 {
-    const struct lf__select *sel = &l->mem.sel;
-    size_t off = (size_t)snprintf(buf, len, "plans");
+    const struct lf__select *sel = lf__exec_site_sel(&l->mem, n ? n : 1);
+    int b = lf__select_range((double)(n ? n : 1)) / 2;
+    size_t off = (size_t)snprintf(buf, len, "plans for trip counts 4^%d..4^%d-1 (%lu booked):", b,
+                                  b + 1, sel->execs);
     for (int k = 0; k < LF__PLAN_TINY && off < len; k++)
         off += (size_t)snprintf(buf + off, len - off, " %s %.4g ns/iter x%lu%s,", lf__plan_names[k],
                                 lf__select_median(&sel->arm[k]), sel->arm[k].runs,
@@ -380,14 +383,14 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
         lf__exec_solo(&l->sched, l->P))
         return;
     const struct lf__profile *p = &l->mem.prof;
-    char rates[256], plans[320];
+    char rates[256], plans[400];
     size_t off = 0;
     for (int t = 0; t < l->P && off < sizeof rates - 24; t++)
         off += (size_t)snprintf(rates + off, sizeof rates - off, "%s%.3g", t ? " " : "",
                                 l->mem.valid ? l->mem.ipt[t] : 0.0);
     double lo, hi;
     lf__profile_range(p, &lo, &hi);
-    describe_plans(l, plans, sizeof plans);
+    describe_plans(l, s->n, plans, sizeof plans);
     fprintf(
         stderr,
         "loopfarm: %s: execution %lu of %s: %s (plan %s); ns per unit by thread [%s]; profile "
@@ -403,17 +406,18 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
         st->chunks, st->pieces, st->steals, st->stolen, plans);
 }
 
-/* LF_VERBOSE: a site that chooses its plans, after its booked executions
- * 1, 2, 4, 8, ... that were not DEALT ones (those report_learned tells). */
-static void report_plans(const struct lf_loop *l, const struct lf__slot *s)
+/* LF_VERBOSE: a site that chooses its plans, after the booked executions
+ * 1, 2, 4, 8, ... of a band of trip counts that were not DEALT ones (those
+ * report_learned tells). */
+static void report_plans(struct lf_loop *l, const struct lf__slot *s)
 {
-    unsigned long k = l->mem.sel.execs;
+    unsigned long k = lf__exec_site_sel(&l->mem, s->n ? s->n : 1)->execs;
     if (!lf__verbose() || !s->plan.booked || s->plan.kind == LF__PLAN_DEALT || (k & (k - 1)) != 0)
         return;
-    char plans[320];
-    describe_plans(l, plans, sizeof plans);
-    fprintf(stderr, "loopfarm: %s: execution %lu of %s ran plan %s; %s\n", l->name, k,
-            l->sched.spec, lf__plan_names[s->plan.kind], plans);
+    char plans[400];
+    describe_plans(l, s->n, plans, sizeof plans);
+    fprintf(stderr, "loopfarm: %s: %s ran plan %s; %s\n", l->name, l->sched.spec,
+            lf__plan_names[s->plan.kind], plans);
 }
 
 /* Free slot s for the instance that follows (its clean-up done). */

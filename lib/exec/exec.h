@@ -449,6 +449,10 @@ _Static_assert(LF__PLANS <= LF__SEL_ARMS, "a selection holds an arm for every pl
 /* Per worker: ns per iteration, the calibration chunk that was long enough,
  * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
  * entries each, owned by the executor (which also serialises access). */
+/* Bands of trip counts a call site chooses its plans in separately
+ * (lf__exec_site_sel). */
+#define LF__SITE_BANDS 4
+
 struct lf__site_mem {
     int valid;
     double *ipt;
@@ -461,8 +465,24 @@ struct lf__site_mem {
      * execution that was not. */
     double team_ns_per_iter;
     unsigned tiny_runs;
-    struct lf__select sel; /* the choice between the site's plans (arm k: plan kind k) */
+    /* The choice between the site's plans (arm k: plan kind k), one per
+     * band of trip counts (lf__exec_site_sel); band[i]: the band sel[i]
+     * chooses for, plus one (0: not yet given to one). */
+    struct lf__select sel[LF__SITE_BANDS];
+    unsigned char band[LF__SITE_BANDS];
 };
+
+/* The selection that chooses the plan of an execution of n iterations
+ * (n >= 1) at the site whose memory is m.  A site chooses separately for
+ * each band of trip counts, band b holding counts 4^b to 4^(b+1) - 1:
+ * executions of a few and of many iterations can favour different plans
+ * (a frontier's small and large steps), and one choice for both pays the
+ * worse plan in one of them.  The first LF__SITE_BANDS bands to occur get
+ * a selection each, a band after the site's first starting from the plan
+ * the nearest band has chosen (it settles on that one, as the first band
+ * settles on DEALT); a later band shares the selection of the nearest
+ * band that has one (the lower on a tie).  Pure; the caller serialises m. */
+struct lf__select *lf__exec_site_sel(struct lf__site_mem *m, uint64_t n);
 
 /* Whether a fixed-size execution of P workers, n iterations in chunks of
  * c, claims from one block per worker (lib/dispatch/claim.c) instead of

@@ -3,6 +3,7 @@
  * they took (contracts in exec.h; the reasoning and the loss bound in
  * doc/auto.md). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec.h"
@@ -67,16 +68,35 @@ static int serial_fits(const struct lf__plan_in *in)
     return !in->guided_cap && in->n >= 2 && lf__exec_fa_fits(in->n, in->n, in->workers);
 }
 
+struct lf__select *lf__exec_site_sel(struct lf__site_mem *m, uint64_t n)
+{
+    int b = lf__select_range((double)n) / 2 + 1, near = -1;
+    for (int i = 0; i < LF__SITE_BANDS; i++) {
+        if (m->band[i] == b)
+            return &m->sel[i];
+        if (m->band[i] == 0) {
+            m->band[i] = (unsigned char)b;
+            if (near >= 0)
+                m->sel[i].chosen = m->sel[near].chosen;
+            return &m->sel[i];
+        }
+        if (near < 0 || abs(m->band[i] - b) < abs(m->band[near] - b) ||
+            (abs(m->band[i] - b) == abs(m->band[near] - b) && m->band[i] < m->band[near]))
+            near = i;
+    }
+    return &m->sel[near];
+}
+
 /* Whether a choosing site may try SERIAL.  Where the members do not get
  * in each other's way, one member alone takes up to P times the team's
  * time; SERIAL is a quick arm (select.h), so a trial of L executions costs
  * at most (P - 1) + LF__SEL_QUICK (L - 1) executions' time: it is admitted
  * once that is at most LF__SERIAL_FIRST_SHARE of the executions the site
  * has booked (later re-trials are held to LF__SEL_SHARE). */
-static int serial_admitted(const struct lf__site_mem *m, int P)
+static int serial_admitted(const struct lf__select *sel, int P)
 {
-    double L = (double)lf__select_trial(&m->sel);
-    return (double)m->sel.execs * LF__SERIAL_FIRST_SHARE >=
+    double L = (double)lf__select_trial(sel);
+    return (double)sel->execs * LF__SERIAL_FIRST_SHARE >=
            (double)(P - 1) + LF__SEL_QUICK * (L - 1.0);
 }
 
@@ -90,12 +110,13 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
          * needs a time per iteration (which only DEALT measures) to size its
          * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
         int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
-        m->sel.quick = 1u << LF__PLAN_SERIAL;
+        struct lf__select *sel = lf__exec_site_sel(m, in->n ? in->n : 1);
+        sel->quick = 1u << LF__PLAN_SERIAL;
         int serial_ok = serial_fits(in);
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
         if (self_ok)
             mask |= 1u << LF__PLAN_SELF;
-        if (serial_ok && serial_admitted(m, in->workers))
+        if (serial_ok && serial_admitted(sel, in->workers))
             mask |= 1u << LF__PLAN_SERIAL;
         if (s->plan >= 0) {
             p.kind = (enum lf__plan_kind)s->plan;
@@ -108,12 +129,13 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
                    lf__exec_tiny_due(s, in->workers, m->team_ns_per_iter, m->tiny_runs, in->n)) {
             /* A site that chose SERIAL runs its tiny executions serially too:
              * what made one member faster there weighs more in a short one. */
-            p.kind =
-                m->sel.chosen == LF__PLAN_SERIAL && serial_ok ? LF__PLAN_SERIAL : LF__PLAN_TINY;
+            p.kind = sel->chosen == LF__PLAN_SERIAL && serial_ok ? LF__PLAN_SERIAL : LF__PLAN_TINY;
             tiny = 1;
         } else {
-            p.kind =
-                (enum lf__plan_kind)lf__select_next(&m->sel, mask, LF__PLAN_DEALT, LF__SEL_SETTLE);
+            /* A band settles on the plan it was given (DEALT, or the
+             * nearest band's choice) where that may run. */
+            int settle = mask >> sel->chosen & 1 ? sel->chosen : LF__PLAN_DEALT;
+            p.kind = (enum lf__plan_kind)lf__select_next(sel, mask, settle, LF__SEL_SETTLE);
             p.booked = 1;
         }
         m->tiny_runs = tiny ? m->tiny_runs + 1 : 0;
@@ -176,5 +198,5 @@ void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double
 {
     if (!p->booked || n == 0 || !(wall_ns >= 0.0))
         return;
-    lf__select_book(&m->sel, (int)p->kind, wall_ns / (double)n, (double)n);
+    lf__select_book(lf__exec_site_sel(m, n), (int)p->kind, wall_ns / (double)n, (double)n);
 }

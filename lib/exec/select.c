@@ -61,9 +61,7 @@ double lf__select_median(const struct lf__arm *a)
     return m ? median_in(v, m) : 0.0;
 }
 
-/* The power-of-two range of trip count n (n >= 1: floor(log2 n); below 1: 0): samples in
- * one range are comparable. */
-static int range_of(double n)
+int lf__select_range(double n)
 {
     if (!(n >= 1.0))
         return 0;
@@ -192,7 +190,7 @@ int lf__select_next(struct lf__select *sel, unsigned mask, int settle, unsigned 
 static void arm_add(struct lf__arm *a, double x, double n)
 {
     a->ns[a->at] = (float)x;
-    a->range[a->at] = (unsigned char)range_of(n);
+    a->range[a->at] = (unsigned char)lf__select_range(n);
     a->at = (a->at + 1) % LF__SEL_KEEP;
     if (a->have < LF__SEL_KEEP)
         a->have++;

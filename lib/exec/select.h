@@ -127,6 +127,10 @@ unsigned lf__select_trial(const struct lf__select *sel);
  * iteration, >= 0) and update the choice (see above). */
 void lf__select_book(struct lf__select *sel, int k, double x, double n);
 
+/* The power-of-two range of trip count n (n >= 1: floor(log2 n), at most LF__SEL_RANGES - 1;
+ * below 1: 0): samples in one range are comparable. */
+int lf__select_range(double n);
+
 /* The median of an arm's latest LF__SEL_WIN samples, or of all when it has fewer (0 when it
  * has none): what LF_VERBOSE reports. */
 double lf__select_median(const struct lf__arm *a);

@@ -446,13 +446,13 @@ extern const char *const lf__plan_names[LF__PLANS];
 /* The selection between a site's candidate plans: lib/exec/select.h. */
 _Static_assert(LF__PLANS <= LF__SEL_ARMS, "a selection holds an arm for every plan kind");
 
-/* Per worker: ns per iteration, the calibration chunk that was long enough,
- * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
- * entries each, owned by the executor (which also serialises access). */
 /* Bands of trip counts a call site chooses its plans in separately
  * (lf__exec_site_sel). */
 #define LF__SITE_BANDS 4
 
+/* Per worker: ns per iteration, the calibration chunk that was long enough,
+ * and the affine costs alpha, beta, s of seed 003 eqs. 1-2 (ns).  P
+ * entries each, owned by the executor (which also serialises access). */
 struct lf__site_mem {
     int valid;
     double *ipt;

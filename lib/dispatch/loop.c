@@ -360,8 +360,8 @@ static int update_memory(struct lf_loop *l, struct lf__slot *s)
  * mem_lock); into buf. */
 static void describe_plans(struct lf_loop *l, uint64_t n, char *buf, size_t len)
 {
-    const struct lf__select *sel = lf__exec_site_sel(&l->mem, n ? n : 1);
-    int b = lf__select_range((double)(n ? n : 1)) / 2;
+    const struct lf__select *sel = lf__exec_site_sel(&l->mem, n);
+    int b = lf__exec_band(n);
     size_t off = (size_t)snprintf(buf, len, "plans for trip counts 4^%d..4^%d-1 (%lu booked):", b,
                                   b + 1, sel->execs);
     for (int k = 0; k < LF__PLAN_TINY && off < len; k++)
@@ -411,7 +411,7 @@ static void report_learned(struct lf_loop *l, const struct lf__slot *s,
  * report_learned tells). */
 static void report_plans(struct lf_loop *l, const struct lf__slot *s)
 {
-    unsigned long k = lf__exec_site_sel(&l->mem, s->n ? s->n : 1)->execs;
+    unsigned long k = lf__exec_site_sel(&l->mem, s->n)->execs;
     if (!lf__verbose() || !s->plan.booked || s->plan.kind == LF__PLAN_DEALT || (k & (k - 1)) != 0)
         return;
     char plans[400];

@@ -472,16 +472,21 @@ struct lf__site_mem {
     unsigned char band[LF__SITE_BANDS];
 };
 
-/* The selection that chooses the plan of an execution of n iterations
- * (n >= 1) at the site whose memory is m.  A site chooses separately for
- * each band of trip counts, band b holding counts 4^b to 4^(b+1) - 1:
+/* The band of trip count n: b for 4^b <= n < 4^(b+1) (0 for n = 0). */
+int lf__exec_band(uint64_t n);
+
+/* The selection that chooses the plan of an execution of n iterations at
+ * the site whose memory is m.  A site chooses separately for each band of
+ * trip counts (lf__exec_band), band b holding counts 4^b to 4^(b+1) - 1:
  * executions of a few and of many iterations can favour different plans
  * (a frontier's small and large steps), and one choice for both pays the
  * worse plan in one of them.  The first LF__SITE_BANDS bands to occur get
  * a selection each, a band after the site's first starting from the plan
  * the nearest band has chosen (it settles on that one, as the first band
  * settles on DEALT); a later band shares the selection of the nearest
- * band that has one (the lower on a tie).  Pure; the caller serialises m. */
+ * band that has one (the lower on a tie).  Every band's selection treats
+ * SERIAL as a quick arm (lib/exec/select.h).  Pure; the caller serialises
+ * m. */
 struct lf__select *lf__exec_site_sel(struct lf__site_mem *m, uint64_t n);
 
 /* Whether a fixed-size execution of P workers, n iterations in chunks of

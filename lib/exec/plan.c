@@ -68,14 +68,20 @@ static int serial_fits(const struct lf__plan_in *in)
     return !in->guided_cap && in->n >= 2 && lf__exec_fa_fits(in->n, in->n, in->workers);
 }
 
+int lf__exec_band(uint64_t n)
+{
+    return lf__select_range((double)n) / 2;
+}
+
 struct lf__select *lf__exec_site_sel(struct lf__site_mem *m, uint64_t n)
 {
-    int b = lf__select_range((double)n) / 2 + 1, near = -1;
+    int b = lf__exec_band(n) + 1, near = -1;
     for (int i = 0; i < LF__SITE_BANDS; i++) {
         if (m->band[i] == b)
             return &m->sel[i];
         if (m->band[i] == 0) {
             m->band[i] = (unsigned char)b;
+            m->sel[i].quick = 1u << LF__PLAN_SERIAL;
             if (near >= 0)
                 m->sel[i].chosen = m->sel[near].chosen;
             return &m->sel[i];
@@ -110,8 +116,7 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
          * needs a time per iteration (which only DEALT measures) to size its
          * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
         int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
-        struct lf__select *sel = lf__exec_site_sel(m, in->n ? in->n : 1);
-        sel->quick = 1u << LF__PLAN_SERIAL;
+        struct lf__select *sel = lf__exec_site_sel(m, in->n);
         int serial_ok = serial_fits(in);
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
         if (self_ok)

@@ -10,7 +10,7 @@
 set -e
 . "$(dirname "$0")/help.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-csv=${1:-$top/doc/results/host-2026-12-03-s20/matrix/matrix.csv}
+csv=${1:-$top/doc/results/host-2026-12-04-s24/matrix/matrix.csv}
 png=${2:-$top/doc/img/matrix-heatmap.png}
 [ $# -le 2 ] || { echo "usage: plot-matrix.sh [MATRIX.csv [OUT.png]] (try --help)" >&2; exit 2; }
 [ -s "$csv" ] || { echo "plot-matrix.sh: $csv: expected a matrix.csv that bench-matrix.sh wrote" >&2; exit 2; }

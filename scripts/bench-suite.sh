@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/bench-suite.sh - the suite that judges LF_SCHEDULE=auto against each program's own
 # schedule: unmodified OpenMP programs run bare (their own schedule under libgomp) and through
-# the preload shim (build/.libs/libloopfarm-gomp.so, LF_SCHEDULE=auto), 2 threads bound.
+# the preload shim (build/.libs/libloopfarm-gomp.so, LF_SCHEDULE=auto), 2 threads bound
+# (--threads for more).
 # Cases: the GAP benchmark's kernels (bench/lf-graph-cxx, g++ -fopenmp) at several graph
 # sizes, loops written to trip a learning schedule (bench/lf-suite-loops), and Debian's
 # GraphicsMagick and ImageMagick binaries on a generated image (outputs compared byte for
@@ -18,7 +19,7 @@ usage() {
     cat <<EOF
 usage: scripts/bench-suite.sh [options]
   Runs every case bare (the program's own schedule under libgomp) and through the
-  preload shim with LF_SCHEDULE=auto, OMP_NUM_THREADS=2 OMP_PROC_BIND=true, in each
+  preload shim with LF_SCHEDULE=auto, OMP_NUM_THREADS=T OMP_PROC_BIND=true, in each
   setting; each round runs own, auto, own (the A/A row) in that order, reversed in
   every other round.  Prints a table per setting and the geometric mean and worst case
   of auto/own; writes every run to OUT/runs.csv and the table to OUT/summary.csv.
@@ -33,6 +34,7 @@ options:
   --settings LIST comma-separated of dedicated, hog (a busy process pinned to the
                   last core), biglittle (thread T's iterations cost F times more:
                   only the loops cases can emulate it) [dedicated,hog,biglittle]
+  --threads T     the team's threads, bound one per core, 2 <= T <= the cores [2]
   --rounds N      interleaved rounds, N >= 3 [7]
   --magick-rounds N
                   interleaved rounds of a magick case, N >= 3 [3 x --rounds]: a whole
@@ -91,6 +93,7 @@ out=
 min_ms=
 schedule=auto
 quick=
+threads=2
 max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
     case $1 in
@@ -99,12 +102,13 @@ while [ $# -gt 0 ]; do
         exit 0
         ;;
     --quick) quick=1 ;;
-    --build | --cases | --settings | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --gm | --im | --out)
+    --build | --cases | --settings | --threads | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --gm | --im | --out)
         [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
         case $1 in
         --build) build=$2 ;;
         --cases) cases=$2 ;;
         --settings) settings=$2 ;;
+        --threads) threads=$2 ;;
         --rounds) rounds=$2 ;;
         --magick-rounds) magick_rounds=$2 ;;
         --scales) scales=$2 ;;
@@ -128,6 +132,8 @@ if [ -n "$quick" ]; then
     max_trials=3
 fi
 : "${rounds:=7}" "${loop_size:=1}" "${min_ms:=200}" "${image:=1800x1800}" "${out:=bench-suite-$(date +%Y%m%d-%H%M%S)}"
+case $threads in '' | *[!0-9]*) die "--threads: expected an integer >= 2, not '$threads'" ;; esac
+[ "$threads" -ge 2 ] || die "--threads: expected an integer >= 2, not $threads"
 case $rounds in '' | *[!0-9]*) die "--rounds: expected an integer >= 3, not '$rounds'" ;; esac
 [ "$rounds" -ge 3 ] || die "--rounds: expected an integer >= 3 (quartiles need three rounds), not $rounds"
 : "${magick_rounds:=$((3 * rounds))}"
@@ -168,8 +174,8 @@ if [ "$schedule" != auto ]; then
     fi
 fi
 cores=$(nproc)
-[ "$cores" -ge 2 ] || {
-    echo "bench-suite: needs at least 2 cores (has $cores)" >&2
+[ "$cores" -ge "$threads" ] || {
+    echo "bench-suite: --threads $threads needs as many cores (has $cores)" >&2
     exit 1
 }
 
@@ -246,6 +252,7 @@ echo "setting,case,round,variant,ms" >"$runs"
 echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
 # shellcheck source=scripts/bench-common.sh
 . "$top/scripts/bench-common.sh"
+export OMP_NUM_THREADS="$threads"
 
 now_ns() { date +%s%N; }
 fail() {
@@ -343,7 +350,7 @@ run_round() {
 
 # The table of one setting from runs.csv (and its rows appended to summary.csv).
 table() {
-    awk -F, -v s="$1" -v csv="$summary" -v rounds="$rounds" -v mrounds="$magick_rounds" '
+    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" '
     function sortv(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) {
             t = a[i]
@@ -366,7 +373,7 @@ table() {
         if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
     }
     END {
-        printf "%s: 2 threads bound, %d rounds, %d of a magick case (own, auto, own again; reversed every other round)\n", s, rounds, mrounds
+        printf "%s: %d threads bound, %d rounds, %d of a magick case (own, auto, own again; reversed every other round)\n", s, threads, rounds, mrounds
         printf "%-14s %9s %9s %9s  %9s %9s %9s  %8s %6s %6s  %6s %6s %6s  %s\n", "case", "own_ms", "q1", "q3",
             "auto_ms", "q1", "q3", "auto/own", "q1", "q3", "A/A", "q1", "q3", "verdict"
         logs = 0; aalogs = 0; worst = 0

@@ -4,7 +4,8 @@
 # on another x86-64 Linux machine without loopfarm's build or its -dev
 # packages (a cluster node, a lent machine that reaches no package
 # registry): bin/, lib/, scripts/bench-matrix.sh (with the help.sh it
-# sources) and run.sh, a wrapper that sets LD_LIBRARY_PATH.  The C and C++
+# sources), the suite's programs and the preload shim under suite/ with
+# scripts/bench-suite.sh, and run.sh, a wrapper that sets LD_LIBRARY_PATH.  The C and C++
 # runtimes (libc, libm, libstdc++, libgcc_s) are left to the target, which
 # must be at least as new as this machine's.
 #
@@ -15,6 +16,7 @@
 # Then, on the other machine:
 #   OUTDIR/run.sh lf-bench --kernel spin --threads 16 ...
 #   OUTDIR/run.sh matrix -t 16 -r 3 -e 10 -o out     (scripts/bench-matrix.sh)
+#   OUTDIR/run.sh suite --threads 16 --cases graph   (scripts/bench-suite.sh)
 #   OUTDIR/run.sh lf-info
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +67,23 @@ for p in bench/lf-bench bench/lf-bench-libomp bench/lf-bench-lb4omp bench/lf-ben
     fi
 done
 
+# The suite's programs (built with the compiler's own OpenMP, no loopfarm)
+# and the preload shim, laid out as bench-suite.sh's --build expects.
+suite_ok=1
+for p in bench/lf-graph-cxx bench/lf-suite-loops .libs/libloopfarm-gomp.so; do
+    [ -e "$build/$p" ] || suite_ok=
+done
+if [ -n "$suite_ok" ]; then
+    mkdir -p "$out/suite/bench" "$out/suite/.libs"
+    for p in bench/lf-graph-cxx bench/lf-suite-loops .libs/libloopfarm-gomp.so; do
+        cp "$build/$p" "$out/suite/$p"
+        progs="$progs $build/$p"
+    done
+    cp "$top/scripts/bench-suite.sh" "$top/scripts/bench-common.sh" "$out/scripts/"
+else
+    echo "bundle-bench.sh: the suite's programs (bench/lf-graph-cxx, bench/lf-suite-loops, .libs/libloopfarm-gomp.so) not built: 'run.sh suite' left out" >&2
+fi
+
 # Every library the programs load, resolved as they run here (libtool's
 # wrappers point the uninstalled libloopfarm at the build folder): one ldd
 # per program, a library it cannot find an error.
@@ -94,8 +113,8 @@ cat >"$out/run.sh" <<'EOF'
 #!/bin/sh
 # run.sh PROGRAM [ARGS...] - run a program of this bundle with its libraries
 # (made by loopfarm's scripts/bundle-bench.sh).  PROGRAM: lf-bench,
-# lf-claim-cost, lf-sim, lf-info, or matrix (scripts/bench-matrix.sh with
-# this bundle's lf-bench).
+# lf-claim-cost, lf-sim, lf-info, matrix (scripts/bench-matrix.sh with
+# this bundle's lf-bench) or suite (scripts/bench-suite.sh with its programs).
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 [ $# -ge 1 ] || { sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -103,6 +122,10 @@ prog=$1
 shift
 if [ "$prog" = matrix ]; then
     exec sh "$here/scripts/bench-matrix.sh" -b "$here/bin/lf-bench" "$@"
+fi
+if [ "$prog" = suite ]; then
+    [ -f "$here/scripts/bench-suite.sh" ] || { echo "run.sh: this bundle holds no suite (its programs were not built)" >&2; exit 2; }
+    exec sh "$here/scripts/bench-suite.sh" --build "$here/suite" "$@"
 fi
 [ -x "$here/bin/$prog" ] || { echo "run.sh: no program '$prog' in $here/bin" >&2; exit 2; }
 exec "$here/bin/$prog" "$@"

@@ -2,8 +2,9 @@
 # tests/test_bundle.sh - scripts/bundle-bench.sh: the bundle holds lf-bench,
 # the children that were built and the libraries they load; its run.sh runs
 # lf-bench (and its peer rows) from the bundle's own libraries, with results
-# checked against the sequential run as always, and the matrix script with
-# one cell size of one kernel; bad arguments exit 2 with a message.  Run from the build directory (make check does).
+# checked against the sequential run as always, the matrix script with
+# one cell size of one kernel, and the suite script with one loops case
+# through the bundled shim; bad arguments exit 2 with a message.  Run from the build directory (make check does).
 bench=./bench/lf-bench
 [ -x "$bench" ] || { echo "SKIP: $bench not built"; exit 77; }
 command -v ldd >/dev/null 2>&1 || { echo "SKIP: no ldd"; exit 77; }
@@ -21,7 +22,8 @@ for f in bin/lf-bench lib/libloopfarm.so.0 scripts/bench-matrix.sh run.sh; do
     [ -e "$tmp/b/$f" ] || fail "the bundle has no $f"
 done
 # The programs resolve every library, and libloopfarm from the bundle.
-for p in "$tmp"/b/bin/*; do
+for p in "$tmp"/b/bin/* "$tmp"/b/suite/bench/* "$tmp"/b/suite/.libs/*; do
+    [ -e "$p" ] || continue
     LD_LIBRARY_PATH=$tmp/b/lib ldd "$p" >"$tmp/ldd" 2>&1
     grep -q 'not found' "$tmp/ldd" && fail "$p: $(grep 'not found' "$tmp/ldd")"
     if grep -q libloopfarm "$tmp/ldd"; then
@@ -61,6 +63,23 @@ if (cd "$tmp" && LF_MATRIX_KERNELS=spin/500 LF_MATRIX_SCENARIOS=dedicated \
     [ -s "$tmp/m/summary.txt" ] || fail "run.sh matrix: no summary.txt"
 else
     fail "run.sh matrix --quick: $(cat "$tmp/m.out")"
+fi
+
+# The suite from the bundle, when its programs were built (and with 2 cores, its least):
+# one loops case, smoke-sized, its row in summary.csv.
+if [ -x ./bench/lf-graph-cxx ] && [ -x ./bench/lf-suite-loops ] && [ -e ./.libs/libloopfarm-gomp.so ] &&
+    [ "$(nproc)" -ge 2 ]; then
+    for f in suite/bench/lf-graph-cxx suite/bench/lf-suite-loops suite/.libs/libloopfarm-gomp.so \
+        scripts/bench-suite.sh scripts/bench-common.sh; do
+        [ -e "$tmp/b/$f" ] || fail "the suite's programs were built but the bundle has no $f"
+    done
+    if (unset LD_LIBRARY_PATH; cd "$tmp" && ./b/run.sh suite --quick --cases moving \
+        --settings dedicated --out s) >"$tmp/s.out" 2>&1; then
+        grep -q "^dedicated,moving,3," "$tmp/s/summary.csv" ||
+            fail "run.sh suite: no row for moving in summary.csv: $(cat "$tmp/s/summary.csv")"
+    else
+        fail "run.sh suite --quick: $(tail -5 "$tmp/s.out")"
+    fi
 fi
 
 # Bad arguments: exit 2 and a message.

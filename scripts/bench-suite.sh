@@ -252,7 +252,6 @@ echo "setting,case,round,variant,ms" >"$runs"
 echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
 # shellcheck source=scripts/bench-common.sh
 . "$top/scripts/bench-common.sh"
-export OMP_NUM_THREADS="$threads"
 
 now_ns() { date +%s%N; }
 fail() {

@@ -69,19 +69,20 @@ done
 
 # The suite's programs (built with the compiler's own OpenMP, no loopfarm)
 # and the preload shim, laid out as bench-suite.sh's --build expects.
+suite_files="bench/lf-graph-cxx bench/lf-suite-loops .libs/libloopfarm-gomp.so"
 suite_ok=1
-for p in bench/lf-graph-cxx bench/lf-suite-loops .libs/libloopfarm-gomp.so; do
+for p in $suite_files; do
     [ -e "$build/$p" ] || suite_ok=
 done
 if [ -n "$suite_ok" ]; then
     mkdir -p "$out/suite/bench" "$out/suite/.libs"
-    for p in bench/lf-graph-cxx bench/lf-suite-loops .libs/libloopfarm-gomp.so; do
+    for p in $suite_files; do
         cp "$build/$p" "$out/suite/$p"
         progs="$progs $build/$p"
     done
     cp "$top/scripts/bench-suite.sh" "$top/scripts/bench-common.sh" "$out/scripts/"
 else
-    echo "bundle-bench.sh: the suite's programs (bench/lf-graph-cxx, bench/lf-suite-loops, .libs/libloopfarm-gomp.so) not built: 'run.sh suite' left out" >&2
+    echo "bundle-bench.sh: the suite's programs ($suite_files) not built: 'run.sh suite' left out" >&2
 fi
 
 # Every library the programs load, resolved as they run here (libtool's

@@ -490,7 +490,8 @@ static struct lf__select *sel_of(struct site *st)
 }
 
 /* The candidates and their shapes: the first LF__SEL_SETTLE executions
- * run DEALT, then OWN is tried (the loop's own schedule: guided where none
+ * run DEALT where the program gave no schedule of its own (its own where it
+ * did, below), then OWN is tried (the loop's own schedule: guided where none
  * is given), then SELF
  * (fixed chunks of about LF__SELF_NS, one iteration when iterations are
  * longer, split where the order is free); the guided bound leaves SELF
@@ -542,6 +543,26 @@ static void test_plan_candidates(void)
     CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
     CU_ASSERT(pl.sched == &own && pl.claim == LF__CLAIM_FETCH_ADD && pl.chunk == 3);
     CU_ASSERT(!pl.split && !pl.booked);
+    /* A shim's loop (its own schedule given): the site settles on that schedule, then tries
+     * DEALT (which alone measures a time per iteration, so SELF waits for it); DEALT that wins
+     * is chosen.  A later band starts from that choice. */
+    struct site sh;
+    site_open(&sh, "auto");
+    for (int e = 0; e < LF__SEL_SETTLE; e++) {
+        pl = plan_at(&sh, P, 4096, &with_own);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
+        CU_ASSERT(pl.sched == &own && pl.booked && !pl.learns);
+        lf__exec_plan_book(&sh.m, &pl, 4096.0 * 150.0, 4096);
+    }
+    CU_ASSERT_EQUAL(sh.m.team_ns_per_iter, 0.0);
+    for (int e = 0; e < LF__SEL_TRIAL; e++) {
+        pl = plan_at(&sh, P, 4096, &with_own);
+        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_DEALT);
+        CU_ASSERT(pl.booked && pl.learns);
+        lf__exec_plan_book(&sh.m, &pl, 4096.0 * 100.0, 4096);
+    }
+    CU_ASSERT_EQUAL(sel_of(&sh)->chosen, LF__PLAN_DEALT);
+    CU_ASSERT_EQUAL(lf__exec_site_sel(&sh.m, 64)->chosen, LF__PLAN_DEALT);
     const char *forced[] = {"auto,plan=dealt", "auto,plan=self", "auto,plan=tiny"};
     for (int k = 0; k < 3; k++) {
         site_open(&o, forced[k]);
@@ -879,6 +900,55 @@ static void test_select_two_arms(void)
     }
 }
 
+/* A trial that loses by far stops early: an arm at 4 times the control's time runs
+ * LF__SEL_CUT_AFTER executions of each short trial (not of lengthened ones), and costs within
+ * LF__SEL_SHARE of the site's time; an arm behind by less than the cut runs its
+ * whole trial; a winner whose first execution was late is not cut, and is chosen. */
+static void test_select_cut_trial(void)
+{
+    unsigned count[2] = {0};
+    double far[2] = {100.0, 400.0};
+    struct lf__select sel = {0};
+    run_two_arms(&sel, LF__SEL_SETTLE + LF__SEL_CUT_AFTER, far, 1, count);
+    CU_ASSERT_EQUAL(count[1], LF__SEL_CUT_AFTER);
+    CU_ASSERT_EQUAL(sel.arm[1].fresh, 0); /* its trial ended */
+    CU_ASSERT(sel.arm[1].due > sel.execs);
+    memset(count, 0, sizeof count);
+    run_two_arms(&sel, 3000, far, 1, count);
+    CU_ASSERT_EQUAL(sel.chosen, 0);
+    CU_ASSERT(count[1] * (far[1] - far[0]) <=
+              LF__SEL_SHARE * 3000.0 * far[0] + LF__SEL_CUT_AFTER * (far[1] - far[0]));
+
+    /* Trials that have lengthened (the site's times move) are not cut: the trial runs on. */
+    struct lf__select longer = {0};
+    memset(count, 0, sizeof count);
+    run_two_arms(&longer, LF__SEL_SETTLE, far, 1, count);
+    longer.len = 4 * LF__SEL_TRIAL;
+    longer.since = longer.execs;
+    run_two_arms(&longer, LF__SEL_CUT_AFTER + 1, far, 1, count);
+    CU_ASSERT_EQUAL(count[1], LF__SEL_CUT_AFTER + 1);
+    CU_ASSERT_EQUAL(longer.arm[1].fresh, LF__SEL_CUT_AFTER + 1);
+
+    /* Behind by less than the cut: the whole trial runs, and loses. */
+    double near[2] = {100.0, 100.0 * (1.0 + 0.6 * LF__SEL_CUT)};
+    struct lf__select whole = {0};
+    memset(count, 0, sizeof count);
+    run_two_arms(&whole, LF__SEL_SETTLE + LF__SEL_TRIAL, near, 1, count);
+    CU_ASSERT_EQUAL(count[1], LF__SEL_TRIAL);
+    CU_ASSERT_EQUAL(whole.chosen, 0);
+
+    /* A winner (0.7) whose first trial execution ran at twice the control's time. */
+    struct lf__select late = {0};
+    unsigned tried = 0;
+    for (int e = 0; e < 600; e++) {
+        int k = lf__select_next(&late, 1u << 1, 0, LF__SEL_SETTLE);
+        double x = k == 0 ? 100.0 : tried++ == 0 ? 200.0 : 70.0;
+        lf__select_book(&late, k, x, 1.0);
+    }
+    CU_ASSERT_EQUAL(late.chosen, 1);
+    CU_ASSERT(tried >= 500);
+}
+
 /* Book execs pairs of times (t0, t1) to p; count the executions each arm ran. */
 static void run_pairs(struct lf__pair *p, int execs, double t0, double t1, unsigned count[2])
 {
@@ -1175,6 +1245,7 @@ int main(void)
         {"serial_admission", test_serial_admission},
         {"plan_bands", test_plan_bands},
         {"select_two_arms", test_select_two_arms},
+        {"select_cut_trial", test_select_cut_trial},
         {"pair_judgement", test_pair_judgement},
         {"select_phased_load", test_select_phased_load},
         {"select_bimodal_arm", test_select_bimodal_arm},

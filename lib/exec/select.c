@@ -265,15 +265,22 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         struct refs R;
         refs_of(sel, c, &R);
         ++a->fresh;
-        if ((sel->quick >> k & 1) && c->have) {
-            /* A quick arm's trial stops once it loses clearly; that verdict stands at any
-             * trial length. */
+        int quick = sel->quick >> k & 1;
+        if (c->have && (quick || (a->fresh >= LF__SEL_CUT_AFTER && R.len <= LF__SEL_TRIAL))) {
+            /* A trial stops once it loses clearly.  A quick arm's, once the mean of its ratios
+             * loses, a verdict that stands at any trial length.  Any other's, while trials are
+             * short (the site's times hold still), once every one of its ratios (at least
+             * LF__SEL_CUT_AFTER) loses by the cut, so that an execution a time slice late does
+             * not end the trial of an arm that would win; that verdict holds for trials of its
+             * length only (lengthen voids it). */
             double v[LF__SEL_KEEP];
             unsigned m = ratios(a, &R, a->fresh, v);
-            double r = mean_in(v, m);
-            if (r > 1.0 + LF__SEL_QUICK) {
+            double r = mean_in(v, m), lo = v[0];
+            for (unsigned i = 1; i < m; i++)
+                lo = lf__fmin(lo, v[i]);
+            if (quick ? r > 1.0 + LF__SEL_QUICK : lo > 1.0 + LF__SEL_CUT) {
                 a->fresh = 0;
-                a->judged = LF__SEL_KEEP;
+                a->judged = quick ? LF__SEL_KEEP : R.len;
                 arm_lost(sel, k, r, m);
                 return;
             }

@@ -6,7 +6,8 @@
  * An arm is exploited (the chosen one) or on trial.  A site runs its settling arm for its
  * first few executions (the caller says how many: LF__SEL_SETTLE for auto's plans); then every
  * other allowed arm is tried for a trial's length of executions in a row (LF__SEL_TRIAL at
- * first) and judged against the chosen arm's latest samples; a challenger that beats the
+ * first, cut short once it loses by far: LF__SEL_CUT) and judged against the chosen arm's
+ * latest samples; a challenger that beats the
  * chosen arm by more than LF__SEL_HYST becomes the chosen one; one that loses is tried again
  * after a gap that doubles each time it loses (from LF__SEL_GAP_MIN) and is at least
  * len (r - 1) / LF__SEL_SHARE executions, len the trial's length and r its time over the chosen
@@ -84,6 +85,17 @@
  * LF__SEL_QUICK (L - 1) plus one execution's excess.  That verdict stands whatever length the
  * site's trials take later, and the gap to its rerun is figured on the executions it ran. */
 #define LF__SEL_QUICK 0.1
+/* While a site's trials are short (LF__SEL_TRIAL: its times hold still), every other arm's
+ * trial ends once each of its first LF__SEL_CUT_AFTER or more ratios exceeds 1 + LF__SEL_CUT: an
+ * arm several times slower than the chosen one (a self-scheduled plan on a loop whose chunks
+ * contend) costs LF__SEL_CUT_AFTER executions' excess, not its whole trial's.  Every ratio, not
+ * their mean, so that one execution a time slice late does not end the trial of an arm that
+ * would win.  Not in lengthened trials: there the times move with a load, two executions in a
+ * slow phase would end the trial that was to correct a choice made in a fast one, and a site
+ * stays on the worse arm.  When trials lengthen, a cut arm is due again as every shorter
+ * verdict is. */
+#define LF__SEL_CUT       0.5
+#define LF__SEL_CUT_AFTER 2
 /* Power-of-two ranges of trip counts (the last one holds every count from 2^63). */
 #define LF__SEL_RANGES 64
 

@@ -490,8 +490,7 @@ static struct lf__select *sel_of(struct site *st)
 }
 
 /* The candidates and their shapes: the first LF__SEL_SETTLE executions
- * run DEALT where the program gave no schedule of its own (its own where it
- * did, below), then OWN is tried (the loop's own schedule: guided where none
+ * run DEALT, then OWN is tried (the loop's own schedule: guided where none
  * is given), then SELF
  * (fixed chunks of about LF__SELF_NS, one iteration when iterations are
  * longer, split where the order is free); the guided bound leaves SELF
@@ -543,26 +542,6 @@ static void test_plan_candidates(void)
     CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
     CU_ASSERT(pl.sched == &own && pl.claim == LF__CLAIM_FETCH_ADD && pl.chunk == 3);
     CU_ASSERT(!pl.split && !pl.booked);
-    /* A shim's loop (its own schedule given): the site settles on that schedule, then tries
-     * DEALT (which alone measures a time per iteration, so SELF waits for it); DEALT that wins
-     * is chosen.  A later band starts from that choice. */
-    struct site sh;
-    site_open(&sh, "auto");
-    for (int e = 0; e < LF__SEL_SETTLE; e++) {
-        pl = plan_at(&sh, P, 4096, &with_own);
-        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_OWN);
-        CU_ASSERT(pl.sched == &own && pl.booked && !pl.learns);
-        lf__exec_plan_book(&sh.m, &pl, 4096.0 * 150.0, 4096);
-    }
-    CU_ASSERT_EQUAL(sh.m.team_ns_per_iter, 0.0);
-    for (int e = 0; e < LF__SEL_TRIAL; e++) {
-        pl = plan_at(&sh, P, 4096, &with_own);
-        CU_ASSERT_EQUAL(pl.kind, LF__PLAN_DEALT);
-        CU_ASSERT(pl.booked && pl.learns);
-        lf__exec_plan_book(&sh.m, &pl, 4096.0 * 100.0, 4096);
-    }
-    CU_ASSERT_EQUAL(sel_of(&sh)->chosen, LF__PLAN_DEALT);
-    CU_ASSERT_EQUAL(lf__exec_site_sel(&sh.m, 64)->chosen, LF__PLAN_DEALT);
     const char *forced[] = {"auto,plan=dealt", "auto,plan=self", "auto,plan=tiny"};
     for (int k = 0; k < 3; k++) {
         site_open(&o, forced[k]);

@@ -483,8 +483,7 @@ int lf__exec_band(uint64_t n);
  * worse plan in one of them.  The first LF__SITE_BANDS bands to occur get
  * a selection each, a band after the site's first starting from the plan
  * the nearest band has chosen (it settles on that one, as the first band
- * settles on the loop's own schedule where the program named one, on
- * DEALT otherwise: lf__exec_plan); a later band shares the selection of the nearest
+ * settles on DEALT); a later band shares the selection of the nearest
  * band that has one (the lower on a tie).  Every band's selection treats
  * SERIAL as a quick arm (lib/exec/select.h).  Pure; the caller serialises
  * m. */

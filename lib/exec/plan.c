@@ -116,14 +116,7 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
          * needs a time per iteration (which only DEALT measures) to size its
          * chunk.  A forced kind the loop cannot run (yet) runs DEALT. */
         int self_ok = !in->guided_cap && m->team_ns_per_iter > 0.0;
-        int fresh_site = m->band[0] == 0;
         struct lf__select *sel = lf__exec_site_sel(m, in->n);
-        /* A site's first band settles on the loop's own schedule where the
-         * program named one (a shim's loop): a site that runs only a few
-         * times keeps what the program would have run, and leaves it only
-         * for a plan that beat it in a trial.  Where it named none, DEALT. */
-        if (fresh_site && in->own)
-            sel->chosen = LF__PLAN_OWN;
         int serial_ok = serial_fits(in);
         unsigned mask = 1u << LF__PLAN_DEALT | 1u << LF__PLAN_OWN;
         if (self_ok)
@@ -144,8 +137,8 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
             p.kind = sel->chosen == LF__PLAN_SERIAL && serial_ok ? LF__PLAN_SERIAL : LF__PLAN_TINY;
             tiny = 1;
         } else {
-            /* A band settles on the plan it was given (the loop's own or
-             * DEALT, or the nearest band's choice) where that may run. */
+            /* A band settles on the plan it was given (DEALT, or the
+             * nearest band's choice) where that may run. */
             int settle = mask >> sel->chosen & 1 ? sel->chosen : LF__PLAN_DEALT;
             p.kind = (enum lf__plan_kind)lf__select_next(sel, mask, settle, LF__SEL_SETTLE);
             p.booked = 1;

@@ -7,12 +7,12 @@
  * first few executions (the caller says how many: LF__SEL_SETTLE for auto's plans); then every
  * other allowed arm is tried for a trial's length of executions in a row (LF__SEL_TRIAL at
  * first, cut short once it loses by far: LF__SEL_CUT) and judged against the chosen arm's
- * latest samples; a challenger that beats the
- * chosen arm by more than LF__SEL_HYST becomes the chosen one; one that loses is tried again
- * after a gap that doubles each time it loses (from LF__SEL_GAP_MIN) and is at least
- * len (r - 1) / LF__SEL_SHARE executions, len the trial's length and r its time over the chosen
- * arm's (to LF__SEL_GAP_MAX).  So in steady state a site's time is within about
- * (1 + LF__SEL_HYST) of its best arm's plus LF__SEL_SHARE for each other arm (doc/auto.md).
+ * latest samples; a challenger that beats the chosen arm by more than LF__SEL_HYST becomes the
+ * chosen one; one that loses is tried again after a gap that doubles each time it loses (from
+ * LF__SEL_GAP_MIN) and is at least len (r - 1) / LF__SEL_SHARE executions, len the trial's
+ * length and r its time over the chosen arm's (to LF__SEL_GAP_MAX).  So in steady state a
+ * site's time is within about (1 + LF__SEL_HYST) of its best arm's plus LF__SEL_SHARE for each
+ * other arm (doc/auto.md).
  * When the chosen arm's own samples rise above another's latest trial by the same margin, that
  * one is due for a trial at once: a choice is only ever made by a trial against the chosen
  * arm's latest samples, never by samples of another time.

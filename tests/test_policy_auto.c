@@ -881,8 +881,8 @@ static void test_select_two_arms(void)
 
 /* A trial that loses by far stops early: an arm at 4 times the control's time runs
  * LF__SEL_CUT_AFTER executions of each short trial (not of lengthened ones), and costs within
- * LF__SEL_SHARE of the site's time; an arm behind by less than the cut runs its
- * whole trial; a winner whose first execution was late is not cut, and is chosen. */
+ * LF__SEL_SHARE of the site's time; an arm behind by less than the cut runs its whole trial; a
+ * winner whose first execution was late is not cut, and is chosen. */
 static void test_select_cut_trial(void)
 {
     unsigned count[2] = {0};

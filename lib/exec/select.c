@@ -266,13 +266,15 @@ void lf__select_book(struct lf__select *sel, int k, double x, double n)
         refs_of(sel, c, &R);
         ++a->fresh;
         int quick = sel->quick >> k & 1;
-        if (c->have && (quick || (a->fresh >= LF__SEL_CUT_AFTER && R.len <= LF__SEL_TRIAL))) {
+        if (c->have && (quick || (a->fresh == LF__SEL_CUT_AFTER && R.len <= LF__SEL_TRIAL))) {
             /* A trial stops once it loses clearly.  A quick arm's, once the mean of its ratios
              * loses, a verdict that stands at any trial length.  Any other's, while trials are
-             * short (the site's times hold still), once every one of its ratios (at least
-             * LF__SEL_CUT_AFTER) loses by the cut, so that an execution a time slice late does
-             * not end the trial of an arm that would win; that verdict holds for trials of its
-             * length only (lengthen voids it). */
+             * short (the site's times hold still), once each of its first LF__SEL_CUT_AFTER
+             * ratios loses by the cut, so that an execution a time slice late does not end the
+             * trial of an arm that would win; that verdict holds for trials of its length only
+             * (lengthen voids it).  Checked at that sample alone: the chosen arm books nothing
+             * during a short trial, so its references hold still, and the least ratio only
+             * falls as samples come. */
             double v[LF__SEL_KEEP];
             unsigned m = ratios(a, &R, a->fresh, v);
             double r = mean_in(v, m), lo = v[0];

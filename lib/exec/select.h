@@ -86,7 +86,7 @@
  * site's trials take later, and the gap to its rerun is figured on the executions it ran. */
 #define LF__SEL_QUICK 0.1
 /* While a site's trials are short (LF__SEL_TRIAL: its times hold still), every other arm's
- * trial ends once each of its first LF__SEL_CUT_AFTER or more ratios exceeds 1 + LF__SEL_CUT: an
+ * trial ends once each of its first LF__SEL_CUT_AFTER ratios exceeds 1 + LF__SEL_CUT: an
  * arm several times slower than the chosen one (a self-scheduled plan on a loop whose chunks
  * contend) costs LF__SEL_CUT_AFTER executions' excess, not its whole trial's.  Every ratio, not
  * their mean, so that one execution a time slice late does not end the trial of an arm that
@@ -96,6 +96,7 @@
  * verdict is. */
 #define LF__SEL_CUT       0.5
 #define LF__SEL_CUT_AFTER 2
+_Static_assert(LF__SEL_CUT_AFTER < LF__SEL_TRIAL, "a cut ends a short trial before its end");
 /* Power-of-two ranges of trip counts (the last one holds every count from 2^63). */
 #define LF__SEL_RANGES 64
 

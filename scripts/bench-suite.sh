@@ -9,7 +9,9 @@
 # byte).  Each round runs a case's program three times, own, auto and own again (the A/A
 # row), the order reversed every other round; the table gives per case and setting the
 # medians and quartiles of the times and of the per-round ratios, and marks a case whose A/A
-# spread exceeds the difference it reports as noise.  doc/bench-suite.md explains the cases
+# spread exceeds the difference it reports as noise.  --compare adds a fourth run per round,
+# another build's shim (or this one's under another schedule), so that two libraries are
+# judged side by side rather than across runs.  doc/bench-suite.md explains the cases
 # and how to read the table.  A benchmark for a quiet machine: never part of make check
 # (tests/test_bench_suite.sh runs it at tiny sizes).  --help lists the options.
 set -u
@@ -53,6 +55,13 @@ options:
   --slow T:F      the biglittle setting's slow thread and factor [1:3]
   --schedule SPEC the shim run's LF_SCHEDULE, e.g. auto,plan=own to see what one of
                   auto's plans does alone (the column keeps the name auto) [auto]
+  --compare DIR   adds a fourth run to every round, alt: the preload shim of another
+                  build (DIR: a build directory, or a folder holding libloopfarm-gomp.so
+                  and libloopfarm.so.0) under --compare-schedule; its rounds interleave
+                  with the others, so two libraries are judged side by side
+  --compare-schedule SPEC
+                  alt's LF_SCHEDULE [--schedule]; alone, alt is this build's shim under
+                  SPEC (e.g. auto against auto,plan=own)
   --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
   --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
@@ -67,6 +76,9 @@ all its trials, a loops case's over all its executions; the whole process for ma
   verdict        noise: the A/A spread (its median's or a quartile's distance from 1,
                  the largest) is at least |auto/own - 1|; else gain or loss; "!" marks
                  auto/own > 1.03, "short" an own median below 100 ms (too short to judge)
+  with --compare, a second table per setting: alt's times, alt/own and alt/auto per
+  round (median, q1, q3), and a verdict on alt/auto against the same A/A spread (better,
+  worse or noise); its rows go to OUT/compare.csv
 Sized so a run lasts >= 100 ms (--min-ms); the default suite takes about 50-60 minutes
 on a quiet 2-core machine, most of it in the graph cases at 2^19 to 2^22 vertices.
 Needs 2 cores or more.
@@ -93,6 +105,8 @@ out=
 min_ms=
 schedule=auto
 quick=
+alt_dir=
+alt_schedule=
 threads=2
 max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
@@ -102,7 +116,7 @@ while [ $# -gt 0 ]; do
         exit 0
         ;;
     --quick) quick=1 ;;
-    --build | --cases | --settings | --threads | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --gm | --im | --out)
+    --build | --cases | --settings | --threads | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --compare | --compare-schedule | --gm | --im | --out)
         [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
         case $1 in
         --build) build=$2 ;;
@@ -117,6 +131,8 @@ while [ $# -gt 0 ]; do
         --image) image=$2 ;;
         --slow) slow=$2 ;;
         --schedule) schedule=$2 ;;
+        --compare) alt_dir=$2 ;;
+        --compare-schedule) alt_schedule=$2 ;;
         --gm) gm=$2 ;;
         --im) im=$2 ;;
         --out) out=$2 ;;
@@ -163,15 +179,52 @@ for f in "$graph_exe" "$loops_exe" "$shim"; do
         exit 1
     }
 done
-# A sanitizer build's shim needs its sanitizer runtimes loaded ahead of it.
-preload=$(ldd "$shim" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
-preload=$(echo $preload "$shim")
-# A schedule the shim does not accept would run every shim row under its fallback: refuse it.
-if [ "$schedule" != auto ]; then
-    res=$(OMP_NUM_THREADS=2 LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$loops_exe" --case few --size 64 --execs 1 2>&1)
-    if printf '%s\n' "$res" | grep -q "running the loop under"; then
-        die "--schedule: the shim does not accept '$schedule': $(printf '%s\n' "$res" | grep -o 'schedule "[^"]*": [^;]*' | head -1)"
+# The preload list of shim $1: a sanitizer build's shim needs its sanitizer runtimes loaded
+# ahead of it.
+preload_of() {
+    p=$(ldd "$1" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
+    echo $p "$1"
+}
+preload=$(preload_of "$shim")
+# The compared run (alt): another build's shim, found under DIR/.libs or in DIR; its folder
+# leads the library path so that the shim loads its own libloopfarm.so.0.
+alt=
+alt_path=
+if [ -n "$alt_dir" ]; then
+    if [ -e "$alt_dir/.libs/libloopfarm-gomp.so" ]; then
+        alt_path=$(cd "$alt_dir/.libs" && pwd)
+    elif [ -e "$alt_dir/libloopfarm-gomp.so" ]; then
+        alt_path=$(cd "$alt_dir" && pwd)
+    else
+        die "--compare: expected a build directory or a folder holding libloopfarm-gomp.so, not '$alt_dir'"
     fi
+    alt_preload=$(preload_of "$alt_path/libloopfarm-gomp.so")
+    alt=1
+elif [ -n "$alt_schedule" ]; then
+    alt_preload=$preload
+    alt=1
+fi
+: "${alt_schedule:=$schedule}"
+# A schedule the shim does not accept would run every shim row under its fallback: refuse it.
+# $1: the option, $2: the schedule, $3: the preload list, $4: the library path ahead, $5:
+# check even auto (a shim that might not load).
+check_schedule() {
+    [ "$2" != auto ] || [ -n "${5:-}" ] || return 0
+    res=$(OMP_NUM_THREADS=2 LD_LIBRARY_PATH="$4${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$3" LF_SCHEDULE="$2" \
+        "$loops_exe" --case few --size 64 --execs 1 2>&1) ||
+        die "$1: the shim failed to run a loop under '$2': $(printf '%s\n' "$res" | tail -2)"
+    if printf '%s\n' "$res" | grep -q "cannot be preloaded"; then
+        die "$1: the shim could not be preloaded: $(printf '%s\n' "$res" | grep "cannot be preloaded" | head -1)"
+    fi
+    if printf '%s\n' "$res" | grep -q "running the loop under"; then
+        die "$1: the shim does not accept '$2': $(printf '%s\n' "$res" | grep -o 'schedule "[^"]*": [^;]*' | head -1)"
+    fi
+}
+check_schedule --schedule "$schedule" "$preload" ""
+if [ -n "$alt" ]; then
+    opt=--compare-schedule
+    [ -n "$alt_path" ] && opt=--compare
+    check_schedule "$opt" "$alt_schedule" "$alt_preload" "$alt_path" always
 fi
 cores=$(nproc)
 [ "$cores" -ge "$threads" ] || {
@@ -248,7 +301,9 @@ trials_of() {
 mkdir -p "$out" || die "--out: cannot create '$out'"
 runs=$out/runs.csv
 summary=$out/summary.csv
+compare=$out/compare.csv
 echo "setting,case,round,variant,ms" >"$runs"
+[ -n "$alt" ] && echo "setting,case,rounds,alt_ms,alt_q1,alt_q3,alt_own,alt_own_q1,alt_own_q3,alt_auto,alt_auto_q1,alt_auto_q3,aa,verdict" >"$compare"
 echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
 # shellcheck source=scripts/bench-common.sh
 . "$top/scripts/bench-common.sh"
@@ -258,15 +313,16 @@ fail() {
     echo "bench-suite: $*" >&2
     exit 1
 }
-# with_variant VARIANT CMD...: runs CMD bare (own, own2) or through the shim (auto).
+# with_variant VARIANT CMD...: runs CMD bare (own, own2), through the shim (auto) or through
+# the compared shim (alt).
 with_variant() {
     wv=$1
     shift
-    if [ "$wv" = auto ]; then
-        LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$@"
-    else
-        "$@"
-    fi
+    case $wv in
+    auto) LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$@" ;;
+    alt) LD_LIBRARY_PATH="$alt_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$alt_preload" LF_SCHEDULE="$alt_schedule" "$@" ;;
+    *) "$@" ;;
+    esac
 }
 record() { echo "$setting,$1,$round,$2,$3" >>"$runs"; }
 
@@ -328,10 +384,10 @@ run_magick() {
     record "$c" "$variant" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
 }
 
-# A round of a unit: own, auto, own2 (reversed in even rounds), then the magick outputs
-# compared.
+# A round of a unit: own, auto, (alt,) own2 (reversed in even rounds), then the magick
+# outputs compared.
 run_round() {
-    if [ $((round % 2)) -eq 1 ]; then order="own auto own2"; else order="own2 auto own"; fi
+    if [ $((round % 2)) -eq 1 ]; then order="own auto ${alt:+alt }own2"; else order="own2 ${alt:+alt }auto own"; fi
     for v in $order; do
         case $1 in
         graph) run_graph "$2" "$v" ;;
@@ -340,16 +396,15 @@ run_round() {
         esac
     done
     if [ "$1" = magick ]; then
-        for v in auto own2; do
+        for v in auto ${alt:+alt }own2; do
             cmp -s "$tmp/own.ppm" "$tmp/$v.ppm" ||
                 fail "$2: the $v run's image differs from the own run's ($setting, round $round)"
         done
     fi
 }
 
-# The table of one setting from runs.csv (and its rows appended to summary.csv).
-table() {
-    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" '
+# The statistics both tables use (awk functions).
+stats_awk='
     function sortv(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) {
             t = a[i]
@@ -366,6 +421,16 @@ table() {
         Q3 = a[n - int((n - 1) / 4)]
     }
     function dist(x) { return x > 1 ? x - 1 : 1 - x }
+    # spread(): the A/A spread of the latest stats(): its median'"'"'s or a quartile'"'"'s distance
+    # from 1, the largest.
+    function spread(   d) {
+        d = dist(M); if (dist(Q1) > d) d = dist(Q1); if (dist(Q3) > d) d = dist(Q3)
+        return d
+    }'
+
+# The table of one setting from runs.csv (and its rows appended to summary.csv).
+table() {
+    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" "$stats_awk"'
     $1 == s {
         if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
         v[$2, $3, $4] = $5
@@ -389,8 +454,7 @@ table() {
             stats(au, n); am = M; a1 = Q1; a3 = Q3
             stats(rat, n); rm = M; r1 = Q1; r3 = Q3
             stats(aa, n); xm = M; x1 = Q1; x3 = Q3
-            spread = dist(xm); if (dist(x1) > spread) spread = dist(x1); if (dist(x3) > spread) spread = dist(x3)
-            verdict = spread >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
+            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
             if (rm > 1.03) verdict = verdict " !"
             if (om < 100) verdict = verdict " short"
             printf "%-14s %9.2f %9.2f %9.2f  %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %6.3f %6.3f %6.3f  %s\n",
@@ -403,6 +467,47 @@ table() {
         if (cases)
             printf "%s: geometric mean of auto/own over %d cases %.3f (A/A %.3f); worst %s %.3f (q1 %.3f q3 %.3f; A/A %.3f)\n\n",
                 s, cases, exp(logs / cases), exp(aalogs / cases), wc, worst, wq1, wq3, wx
+    }' "$runs"
+}
+
+# The comparison of one setting (--compare): alt against own and against auto, round by
+# round (its rows appended to compare.csv).
+compare_table() {
+    awk -F, -v s="$1" -v csv="$compare" -v lib="${alt_path:-this build}" -v sched="$alt_schedule" "$stats_awk"'
+    $1 == s {
+        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
+        v[$2, $3, $4] = $5
+        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
+    }
+    END {
+        printf "%s, compared: alt is %s under LF_SCHEDULE=%s\n", s, lib, sched
+        printf "%-14s %9s %9s %9s  %8s %6s %6s  %8s %6s %6s  %6s  %s\n", "case", "alt_ms", "q1", "q3",
+            "alt/own", "q1", "q3", "alt/auto", "q1", "q3", "A/A", "verdict (alt against auto)"
+        cases = 0; lo = 0; la = 0; lx = 0
+        for (i = 1; i <= nc; i++) {
+            c = order[i]; n = 0
+            for (r = 1; r <= maxr[c]; r++)
+                if ((c, r, "own") in v && (c, r, "auto") in v && (c, r, "alt") in v && (c, r, "own2") in v) {
+                    n++
+                    al[n] = v[c, r, "alt"]
+                    ro[n] = al[n] / v[c, r, "own"]; ra[n] = al[n] / v[c, r, "auto"]
+                    aa[n] = v[c, r, "own2"] / v[c, r, "own"]
+                }
+            if (n < 1) continue
+            stats(al, n); am = M; a1 = Q1; a3 = Q3
+            stats(ro, n); om = M; o1 = Q1; o3 = Q3
+            stats(ra, n); rm = M; r1 = Q1; r3 = Q3
+            stats(aa, n); xm = M
+            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "better" : "worse"
+            printf "%-14s %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %8.3f %6.3f %6.3f  %6.3f  %s\n",
+                c, am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict
+            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
+                am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict >>csv
+            cases++; lo += log(om); la += log(rm); lx += log(xm)
+        }
+        if (cases)
+            printf "%s: geometric means over %d cases: alt/own %.3f, alt/auto %.3f (A/A %.3f)\n\n",
+                s, cases, exp(lo / cases), exp(la / cases), exp(lx / cases)
     }' "$runs"
 }
 
@@ -428,6 +533,7 @@ if selected gm-resize || selected gm-blur || selected gm-rotate || selected gm-s
 fi
 
 echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
+[ -n "$alt" ] && echo "bench-suite: compared: alt is ${alt_path:-this build's shim} under LF_SCHEDULE=$alt_schedule"
 
 # Calibration (--min-ms), before any setting's load starts: one bare process per graph scale
 # (3 trials of each selected kernel, their median) and per loops case (at its own size); each
@@ -498,6 +604,7 @@ for setting in $(echo "$settings" | tr , ' '); do
     done
     hog_stop
     table "$setting"
+    [ -n "$alt" ] && compare_table "$setting"
 done
 # Over every setting: the geometric mean and worst case of the case medians.
 awk -F, 'NR > 1 { n++; l += log($10); if ($10 > w) { w = $10; wc = $1 "/" $2 } }

@@ -139,8 +139,33 @@ if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] ||
         END { exit !ok }'; then
     bad "bench-suite.sh --quick --min-ms 30: exit $rc; sized line: '$sized' (few's own size $few0)"
 fi
+# --compare: a fourth run per round (alt, another build's shim: here a copy of this one's in
+# a folder of its own, under another schedule); a compared table per setting with a row of
+# nine positive numbers and a verdict per case, its summary line, and compare.csv's rows.
+mkdir "$tmp/alt"
+cp "$top/.libs/libloopfarm-gomp.so" "$top/.libs/libloopfarm.so.0" "$tmp/alt/"
+out=$(timeout 600 sh "$suite" --build "$top" --quick --cases few,bfs-s10${magick:+,gm-blur} \
+    --settings dedicated --compare "$tmp/alt" --compare-schedule auto,plan=own --out "$tmp/d" 2>&1)
+rc=$?
+ncase=2
+[ -n "$magick" ] && ncase=3
+cmp_rows=$(printf '%s\n' "$out" | awk '
+    $1 == "dedicated," && $2 == "compared:" { on = 1; next }
+    on && $1 == "dedicated:" && $2 == "geometric" { sum = 1; on = 0; next }
+    on && $1 != "case" {
+        ok = NF >= 12
+        for (i = 2; i <= 11; i++) ok = ok && $i + 0 > 0
+        ok = ok && ($12 == "noise" || $12 == "better" || $12 == "worse")
+        if (ok) rows++
+    }
+    END { print (sum ? rows + 0 : -1) }')
+if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] || [ "$cmp_rows" != $ncase ] ||
+    [ "$(awk -F, 'NR > 1 && $4 == "alt"' "$tmp/d/runs.csv" | wc -l)" -ne $((ncase * 3)) ] ||
+    [ "$(wc -l <"$tmp/d/compare.csv")" -ne $((ncase + 1)) ]; then
+    bad "bench-suite.sh --quick --compare: exit $rc; $cmp_rows compared rows (expected $ncase)"
+fi
 # Bad options: exit 2 and a message naming what was expected.
-for args in "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--magick-rounds 2" "--magick-rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
+for args in "--compare $tmp/nosuch" "--compare-schedule auto,plan=nope" "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--magick-rounds 2" "--magick-rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
     "--scales 3" "--scales 10,,12" "--loop-size 0" "--image 10" "--slow 1" "--bogus" "--out"; do
     # shellcheck disable=SC2086 # $args is a list of options
     out=$(timeout 60 sh "$suite" --build "$top" $args 2>&1)

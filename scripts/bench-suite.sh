@@ -473,7 +473,7 @@ table() {
 # The comparison of one setting (--compare): alt against own and against auto, round by
 # round (its rows appended to compare.csv).
 compare_table() {
-    awk -F, -v s="$1" -v csv="$compare" -v lib="${alt_path:-this build}" -v sched="$alt_schedule" "$stats_awk"'
+    awk -F, -v s="$1" -v csv="$compare" -v lib="$alt_name" -v sched="$alt_schedule" "$stats_awk"'
     $1 == s {
         if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
         v[$2, $3, $4] = $5
@@ -533,7 +533,9 @@ if selected gm-resize || selected gm-blur || selected gm-rotate || selected gm-s
 fi
 
 echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
-[ -n "$alt" ] && echo "bench-suite: compared: alt is ${alt_path:-this build's shim} under LF_SCHEDULE=$alt_schedule"
+alt_name="this build's shim"
+[ -n "$alt_path" ] && alt_name=$alt_path
+[ -n "$alt" ] && echo "bench-suite: compared: alt is $alt_name under LF_SCHEDULE=$alt_schedule"
 
 # Calibration (--min-ms), before any setting's load starts: one bare process per graph scale
 # (3 trials of each selected kernel, their median) and per loops case (at its own size); each

@@ -205,12 +205,22 @@ elif [ -n "$alt_schedule" ]; then
     alt=1
 fi
 : "${alt_schedule:=$schedule}"
+# The library path with folder $1 ahead of the caller's (no empty element: ld.so would read
+# one as the current directory).
+libpath_with() {
+    if [ -n "$1" ]; then
+        echo "$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    else
+        echo "${LD_LIBRARY_PATH:-}"
+    fi
+}
+alt_libpath=$(libpath_with "$alt_path")
 # A schedule the shim does not accept would run every shim row under its fallback: refuse it.
 # $1: the option, $2: the schedule, $3: the preload list, $4: the library path ahead, $5:
 # check even auto (a shim that might not load).
 check_schedule() {
     [ "$2" != auto ] || [ -n "${5:-}" ] || return 0
-    res=$(OMP_NUM_THREADS=2 LD_LIBRARY_PATH="$4${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$3" LF_SCHEDULE="$2" \
+    res=$(OMP_NUM_THREADS=2 LD_LIBRARY_PATH="$(libpath_with "$4")" LD_PRELOAD="$3" LF_SCHEDULE="$2" \
         "$loops_exe" --case few --size 64 --execs 1 2>&1) ||
         die "$1: the shim failed to run a loop under '$2': $(printf '%s\n' "$res" | tail -2)"
     if printf '%s\n' "$res" | grep -q "cannot be preloaded"; then
@@ -320,7 +330,7 @@ with_variant() {
     shift
     case $wv in
     auto) LD_PRELOAD="$preload" LF_SCHEDULE="$schedule" "$@" ;;
-    alt) LD_LIBRARY_PATH="$alt_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$alt_preload" LF_SCHEDULE="$alt_schedule" "$@" ;;
+    alt) LD_LIBRARY_PATH="$alt_libpath" LD_PRELOAD="$alt_preload" LF_SCHEDULE="$alt_schedule" "$@" ;;
     *) "$@" ;;
     esac
 }

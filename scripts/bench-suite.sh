@@ -182,8 +182,8 @@ done
 # The preload list of shim $1: a sanitizer build's shim needs its sanitizer runtimes loaded
 # ahead of it.
 preload_of() {
-    p=$(ldd "$1" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
-    echo $p "$1"
+    rts=$(ldd "$1" 2>/dev/null | awk '/libasan/ { print $3 } /lib(ub|t)san/ { u = u " " $3 } END { print u }')
+    echo $rts "$1"
 }
 preload=$(preload_of "$shim")
 # The compared run (alt): another build's shim, found under DIR/.libs or in DIR; its folder
@@ -413,8 +413,21 @@ run_round() {
     fi
 }
 
-# The statistics both tables use (awk functions).
-stats_awk='
+# What both tables share (awk): the runs of setting s read from runs.csv (v[case, round,
+# variant], the cases in their order, each one's last round) and the statistics.
+suite_awk='
+    $1 == s {
+        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
+        v[$2, $3, $4] = $5
+        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
+    }
+    # complete(c, r, vars): whether round r of case c has a run of every variant in vars
+    # (space-separated).
+    function complete(c, r, vars,   w, k, i) {
+        k = split(vars, w, " ")
+        for (i = 1; i <= k; i++) if (!((c, r, w[i]) in v)) return 0
+        return 1
+    }
     function sortv(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) {
             t = a[i]
@@ -440,12 +453,7 @@ stats_awk='
 
 # The table of one setting from runs.csv (and its rows appended to summary.csv).
 table() {
-    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" "$stats_awk"'
-    $1 == s {
-        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
-        v[$2, $3, $4] = $5
-        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
-    }
+    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" "$suite_awk"'
     END {
         printf "%s: %d threads bound, %d rounds, %d of a magick case (own, auto, own again; reversed every other round)\n", s, threads, rounds, mrounds
         printf "%-14s %9s %9s %9s  %9s %9s %9s  %8s %6s %6s  %6s %6s %6s  %s\n", "case", "own_ms", "q1", "q3",
@@ -454,7 +462,7 @@ table() {
         for (i = 1; i <= nc; i++) {
             c = order[i]; n = 0
             for (r = 1; r <= maxr[c]; r++)
-                if ((c, r, "own") in v && (c, r, "auto") in v && (c, r, "own2") in v) {
+                if (complete(c, r, "own auto own2")) {
                     n++
                     own[n] = v[c, r, "own"]; au[n] = v[c, r, "auto"]
                     rat[n] = au[n] / own[n]; aa[n] = v[c, r, "own2"] / own[n]
@@ -483,12 +491,7 @@ table() {
 # The comparison of one setting (--compare): alt against own and against auto, round by
 # round (its rows appended to compare.csv).
 compare_table() {
-    awk -F, -v s="$1" -v csv="$compare" -v lib="$alt_name" -v sched="$alt_schedule" "$stats_awk"'
-    $1 == s {
-        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
-        v[$2, $3, $4] = $5
-        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
-    }
+    awk -F, -v s="$1" -v csv="$compare" -v lib="$alt_name" -v sched="$alt_schedule" "$suite_awk"'
     END {
         printf "%s, compared: alt is %s under LF_SCHEDULE=%s\n", s, lib, sched
         printf "%-14s %9s %9s %9s  %8s %6s %6s  %8s %6s %6s  %6s  %s\n", "case", "alt_ms", "q1", "q3",
@@ -497,7 +500,7 @@ compare_table() {
         for (i = 1; i <= nc; i++) {
             c = order[i]; n = 0
             for (r = 1; r <= maxr[c]; r++)
-                if ((c, r, "own") in v && (c, r, "auto") in v && (c, r, "alt") in v && (c, r, "own2") in v) {
+                if (complete(c, r, "own auto alt own2")) {
                     n++
                     al[n] = v[c, r, "alt"]
                     ro[n] = al[n] / v[c, r, "own"]; ra[n] = al[n] / v[c, r, "auto"]

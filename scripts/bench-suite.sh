@@ -64,7 +64,11 @@ options:
                   SPEC (e.g. auto against auto,plan=own)
   --gm PATH       GraphicsMagick's gm [/usr/bin/gm]
   --im PATH       ImageMagick's convert [/usr/bin/convert-im6.q16]
-  --out DIR       where runs.csv and summary.csv go [bench-suite-DATE]
+  --out DIR       where runs.csv, summary.csv and about.txt (what was run) go
+                  [bench-suite-DATE]
+  --from DIR      run nothing: print the tables of an earlier run from DIR/runs.csv
+                  (its header from DIR/about.txt where there is one); summary.csv and
+                  compare.csv go to --out when given.  No other option goes with it
   --quick         a smoke run: 3 rounds (magick too), scale 10, loop size 0.02, image 160x120,
                   min-ms 0 (unless given), at most 3 trials of a graph kernel
   --help          this text
@@ -79,6 +83,10 @@ all its trials, a loops case's over all its executions; the whole process for ma
   with --compare, a second table per setting: alt's times, alt/own and alt/auto per
   round (median, q1, q3), and a verdict on alt/auto against the same A/A spread (better,
   worse or noise); its rows go to OUT/compare.csv
+  geometric mean  over the cases of their medians, with [lo hi]: its 95 % bootstrap
+                 interval when each case's rounds are drawn again with replacement
+                 (1000 draws, a fixed seed): how far the noise between rounds alone
+                 could move it on this machine; not how it would move on other cases
 Sized so a run lasts >= 100 ms (--min-ms); the default suite takes about 50-60 minutes
 on a quiet 2-core machine, most of it in the graph cases at 2^19 to 2^22 vertices.
 Needs 2 cores or more.
@@ -88,6 +96,151 @@ EOF
 die() {
     echo "bench-suite: $*" >&2
     exit 2
+}
+
+# What both tables share (awk): the runs of setting s read from runs.csv (v[case, round,
+# variant], the cases in their order, each one's last round) and the statistics.
+suite_awk='
+    $1 == s {
+        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
+        v[$2, $3, $4] = $5
+        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
+    }
+    # complete(c, r, vars): whether round r of case c has a run of every variant in vars
+    # (space-separated).
+    function complete(c, r, vars,   w, k, i) {
+        k = split(vars, w, " ")
+        for (i = 1; i <= k; i++) if (!((c, r, w[i]) in v)) return 0
+        return 1
+    }
+    function sortv(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) {
+            t = a[i]
+            for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+            a[j + 1] = t
+        }
+    }
+    # stats(a, n): sets M, Q1, Q3: the median, and the quartiles as the order statistics
+    # symmetric about it (of 3 values the extremes, of 7 the second and sixth).
+    function stats(a, n) {
+        sortv(a, n)
+        M = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        Q1 = a[int((n - 1) / 4) + 1]
+        Q3 = a[n - int((n - 1) / 4)]
+    }
+    # keep(k, a, n): keeps a[1..n], the rounds of the next case, as sample set k of the
+    # interval below.
+    function keep(k, a, n,   i, j) {
+        i = ++KC[k]; KN[k, i] = n
+        for (j = 1; j <= n; j++) KS[k, i, j] = a[j]
+    }
+    # interval(k): sets LO and HI, the 95 % bootstrap interval of the geometric mean over
+    # the cases of set k of their medians: each case'"'"'s rounds drawn again with replacement,
+    # as many as it has, 1000 times, from a fixed seed (the interval is the same for the
+    # same runs).  How far the noise between rounds alone could move that mean; it says
+    # nothing of the cases a suite does not hold.  Overwrites M, Q1 and Q3.
+    function interval(k,   b, i, j, n, l, t, g, nb) {
+        nb = 1000; srand(1)
+        for (b = 1; b <= nb; b++) {
+            l = 0
+            for (i = 1; i <= KC[k]; i++) {
+                n = KN[k, i]
+                for (j = 1; j <= n; j++) t[j] = KS[k, i, int(rand() * n) + 1]
+                stats(t, n); l += log(M)
+            }
+            g[b] = exp(l / KC[k])
+        }
+        sortv(g, nb)
+        LO = g[int(nb * 0.025) + 1]; HI = g[nb - int(nb * 0.025)]
+    }
+    function dist(x) { return x > 1 ? x - 1 : 1 - x }
+    # spread(): the A/A spread of the latest stats(): its median'"'"'s or a quartile'"'"'s distance
+    # from 1, the largest.
+    function spread(   d) {
+        d = dist(M); if (dist(Q1) > d) d = dist(Q1); if (dist(Q3) > d) d = dist(Q3)
+        return d
+    }'
+
+# The table of one setting from runs.csv (and its rows appended to summary.csv).
+table() {
+    awk -F, -v s="$1" -v csv="$summary" -v head="$table_head" "$suite_awk"'
+    END {
+        printf "%s: %s\n", s, head
+        printf "%-14s %9s %9s %9s  %9s %9s %9s  %8s %6s %6s  %6s %6s %6s  %s\n", "case", "own_ms", "q1", "q3",
+            "auto_ms", "q1", "q3", "auto/own", "q1", "q3", "A/A", "q1", "q3", "verdict"
+        logs = 0; aalogs = 0; worst = 0
+        for (i = 1; i <= nc; i++) {
+            c = order[i]; n = 0
+            for (r = 1; r <= maxr[c]; r++)
+                if (complete(c, r, "own auto own2")) {
+                    n++
+                    own[n] = v[c, r, "own"]; au[n] = v[c, r, "auto"]
+                    rat[n] = au[n] / own[n]; aa[n] = v[c, r, "own2"] / own[n]
+                }
+            if (n < 1) continue
+            stats(own, n); om = M; o1 = Q1; o3 = Q3
+            stats(au, n); am = M; a1 = Q1; a3 = Q3
+            keep("rat", rat, n); keep("aa", aa, n)
+            stats(rat, n); rm = M; r1 = Q1; r3 = Q3
+            stats(aa, n); xm = M; x1 = Q1; x3 = Q3
+            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
+            if (rm > 1.03) verdict = verdict " !"
+            if (om < 100) verdict = verdict " short"
+            printf "%-14s %9.2f %9.2f %9.2f  %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %6.3f %6.3f %6.3f  %s\n",
+                c, om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict
+            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
+                om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict >>csv
+            cases++; logs += log(rm); aalogs += log(xm)
+            if (rm > worst) { worst = rm; wc = c; wq1 = r1; wq3 = r3; wx = xm }
+        }
+        if (cases) {
+            interval("rat"); rlo = LO; rhi = HI
+            interval("aa")
+            printf "%s: geometric mean of auto/own over %d cases %.3f [%.3f %.3f] (A/A %.3f [%.3f %.3f]); worst %s %.3f (q1 %.3f q3 %.3f; A/A %.3f)\n\n",
+                s, cases, exp(logs / cases), rlo, rhi, exp(aalogs / cases), LO, HI, wc, worst, wq1, wq3, wx
+        }
+    }' "$runs"
+}
+
+# The comparison of one setting (--compare): alt against own and against auto, round by
+# round (its rows appended to compare.csv).
+compare_table() {
+    awk -F, -v s="$1" -v csv="$compare" -v lib="$alt_about" "$suite_awk"'
+    END {
+        printf "%s, compared: alt is %s\n", s, lib
+        printf "%-14s %9s %9s %9s  %8s %6s %6s  %8s %6s %6s  %6s  %s\n", "case", "alt_ms", "q1", "q3",
+            "alt/own", "q1", "q3", "alt/auto", "q1", "q3", "A/A", "verdict (alt against auto)"
+        cases = 0; lo = 0; la = 0; lx = 0
+        for (i = 1; i <= nc; i++) {
+            c = order[i]; n = 0
+            for (r = 1; r <= maxr[c]; r++)
+                if (complete(c, r, "own auto alt own2")) {
+                    n++
+                    al[n] = v[c, r, "alt"]
+                    ro[n] = al[n] / v[c, r, "own"]; ra[n] = al[n] / v[c, r, "auto"]
+                    aa[n] = v[c, r, "own2"] / v[c, r, "own"]
+                }
+            if (n < 1) continue
+            stats(al, n); am = M; a1 = Q1; a3 = Q3
+            stats(ro, n); om = M; o1 = Q1; o3 = Q3
+            keep("ro", ro, n); keep("ra", ra, n); keep("aa", aa, n)
+            stats(ra, n); rm = M; r1 = Q1; r3 = Q3
+            stats(aa, n); xm = M
+            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "better" : "worse"
+            printf "%-14s %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %8.3f %6.3f %6.3f  %6.3f  %s\n",
+                c, am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict
+            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
+                am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict >>csv
+            cases++; lo += log(om); la += log(rm); lx += log(xm)
+        }
+        if (cases) {
+            interval("ro"); olo = LO; ohi = HI
+            interval("ra"); alo = LO; ahi = HI
+            interval("aa")
+            printf "%s: geometric means over %d cases: alt/own %.3f [%.3f %.3f], alt/auto %.3f [%.3f %.3f] (A/A %.3f [%.3f %.3f])\n\n",
+                s, cases, exp(lo / cases), olo, ohi, exp(la / cases), alo, ahi, exp(lx / cases), LO, HI
+        }
+    }' "$runs"
 }
 
 build=$top/build/normal
@@ -108,6 +261,8 @@ quick=
 alt_dir=
 alt_schedule=
 threads=2
+from=
+runs_opt=
 max_trials=40 # a graph kernel's trials at the most (3 under --quick)
 while [ $# -gt 0 ]; do
     case $1 in
@@ -115,10 +270,12 @@ while [ $# -gt 0 ]; do
         usage
         exit 0
         ;;
-    --quick) quick=1 ;;
-    --build | --cases | --settings | --threads | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --compare | --compare-schedule | --gm | --im | --out)
+    --quick) quick=1 runs_opt="$runs_opt $1" ;;
+    --build | --cases | --settings | --threads | --rounds | --magick-rounds | --scales | --loop-size | --min-ms | --image | --slow | --schedule | --compare | --compare-schedule | --gm | --im | --out | --from)
         [ $# -ge 2 ] || die "$1 needs a value (--help lists the options)"
+        case $1 in --out | --from) ;; *) runs_opt="$runs_opt $1" ;; esac
         case $1 in
+        --from) from=$2 ;;
         --build) build=$2 ;;
         --cases) cases=$2 ;;
         --settings) settings=$2 ;;
@@ -143,6 +300,40 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+# --from: the tables of an earlier run, from its runs.csv; nothing is run.
+if [ -n "$from" ]; then
+    [ -z "$runs_opt" ] || die "--from summarises an earlier run and takes only --out, not$runs_opt"
+    runs=$from/runs.csv
+    [ -f "$runs" ] || die "--from: expected the folder of an earlier run, holding runs.csv; '$runs' is not a file"
+    head -1 "$runs" | grep -q '^setting,case,round,variant,ms$' ||
+        die "--from: expected $runs to begin with the header setting,case,round,variant,ms"
+    bad=$(awk -F, 'NR > 1 && (NF != 5 || $3 !~ /^[1-9][0-9]*$/ || $4 !~ /^(own|auto|alt|own2)$/ ||
+        $5 !~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ || $5 + 0 <= 0) {
+        printf "line %d, \"%s\"", NR, $0; exit }' "$runs")
+    [ -z "$bad" ] || die "--from: $runs, $bad: expected setting,case,round (1, 2, ...),variant (own, auto, alt or own2),ms (> 0)"
+    # The CSVs go to --out when given, else nowhere.
+    if [ -n "$out" ]; then
+        mkdir -p "$out" || die "--out: cannot create '$out'"
+        summary=$out/summary.csv compare=$out/compare.csv
+    else
+        summary=/dev/null compare=/dev/null
+    fi
+    table_head="from $runs"
+    [ -f "$from/about.txt" ] && table_head=$(sed -n 's/^table: //p' "$from/about.txt")
+    alt_about="the runs named alt in $runs"
+    [ -f "$from/about.txt" ] && grep -q '^compared: ' "$from/about.txt" &&
+        alt_about=$(sed -n 's/^compared: //p' "$from/about.txt")
+    [ "$summary" = /dev/null ] ||
+        echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
+    has_alt=$(awk -F, '$4 == "alt" { print 1; exit }' "$runs")
+    [ -z "$has_alt" ] || [ "$compare" = /dev/null ] ||
+        echo "setting,case,rounds,alt_ms,alt_q1,alt_q3,alt_own,alt_own_q1,alt_own_q3,alt_auto,alt_auto_q1,alt_auto_q3,aa,verdict" >"$compare"
+    for setting in $(awk -F, 'NR > 1 && !($1 in s) { s[$1] = 1; print $1 }' "$runs"); do
+        table "$setting"
+        [ -z "$has_alt" ] || compare_table "$setting"
+    done
+    exit 0
+fi
 if [ -n "$quick" ]; then
     : "${rounds:=3}" "${magick_rounds:=3}" "${scales:=10}" "${loop_size:=0.02}" "${image:=160x120}" "${min_ms:=0}"
     max_trials=3
@@ -413,117 +604,6 @@ run_round() {
     fi
 }
 
-# What both tables share (awk): the runs of setting s read from runs.csv (v[case, round,
-# variant], the cases in their order, each one's last round) and the statistics.
-suite_awk='
-    $1 == s {
-        if (!(($2) in seen)) { seen[$2] = 1; order[++nc] = $2 }
-        v[$2, $3, $4] = $5
-        if ($3 + 0 > maxr[$2]) maxr[$2] = $3 + 0
-    }
-    # complete(c, r, vars): whether round r of case c has a run of every variant in vars
-    # (space-separated).
-    function complete(c, r, vars,   w, k, i) {
-        k = split(vars, w, " ")
-        for (i = 1; i <= k; i++) if (!((c, r, w[i]) in v)) return 0
-        return 1
-    }
-    function sortv(a, n,   i, j, t) {
-        for (i = 2; i <= n; i++) {
-            t = a[i]
-            for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
-            a[j + 1] = t
-        }
-    }
-    # stats(a, n): sets M, Q1, Q3: the median, and the quartiles as the order statistics
-    # symmetric about it (of 3 values the extremes, of 7 the second and sixth).
-    function stats(a, n) {
-        sortv(a, n)
-        M = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        Q1 = a[int((n - 1) / 4) + 1]
-        Q3 = a[n - int((n - 1) / 4)]
-    }
-    function dist(x) { return x > 1 ? x - 1 : 1 - x }
-    # spread(): the A/A spread of the latest stats(): its median'"'"'s or a quartile'"'"'s distance
-    # from 1, the largest.
-    function spread(   d) {
-        d = dist(M); if (dist(Q1) > d) d = dist(Q1); if (dist(Q3) > d) d = dist(Q3)
-        return d
-    }'
-
-# The table of one setting from runs.csv (and its rows appended to summary.csv).
-table() {
-    awk -F, -v s="$1" -v csv="$summary" -v threads="$threads" -v rounds="$rounds" -v mrounds="$magick_rounds" "$suite_awk"'
-    END {
-        printf "%s: %d threads bound, %d rounds, %d of a magick case (own, auto, own again; reversed every other round)\n", s, threads, rounds, mrounds
-        printf "%-14s %9s %9s %9s  %9s %9s %9s  %8s %6s %6s  %6s %6s %6s  %s\n", "case", "own_ms", "q1", "q3",
-            "auto_ms", "q1", "q3", "auto/own", "q1", "q3", "A/A", "q1", "q3", "verdict"
-        logs = 0; aalogs = 0; worst = 0
-        for (i = 1; i <= nc; i++) {
-            c = order[i]; n = 0
-            for (r = 1; r <= maxr[c]; r++)
-                if (complete(c, r, "own auto own2")) {
-                    n++
-                    own[n] = v[c, r, "own"]; au[n] = v[c, r, "auto"]
-                    rat[n] = au[n] / own[n]; aa[n] = v[c, r, "own2"] / own[n]
-                }
-            if (n < 1) continue
-            stats(own, n); om = M; o1 = Q1; o3 = Q3
-            stats(au, n); am = M; a1 = Q1; a3 = Q3
-            stats(rat, n); rm = M; r1 = Q1; r3 = Q3
-            stats(aa, n); xm = M; x1 = Q1; x3 = Q3
-            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "gain" : "loss"
-            if (rm > 1.03) verdict = verdict " !"
-            if (om < 100) verdict = verdict " short"
-            printf "%-14s %9.2f %9.2f %9.2f  %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %6.3f %6.3f %6.3f  %s\n",
-                c, om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict
-            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
-                om, o1, o3, am, a1, a3, rm, r1, r3, xm, x1, x3, verdict >>csv
-            cases++; logs += log(rm); aalogs += log(xm)
-            if (rm > worst) { worst = rm; wc = c; wq1 = r1; wq3 = r3; wx = xm }
-        }
-        if (cases)
-            printf "%s: geometric mean of auto/own over %d cases %.3f (A/A %.3f); worst %s %.3f (q1 %.3f q3 %.3f; A/A %.3f)\n\n",
-                s, cases, exp(logs / cases), exp(aalogs / cases), wc, worst, wq1, wq3, wx
-    }' "$runs"
-}
-
-# The comparison of one setting (--compare): alt against own and against auto, round by
-# round (its rows appended to compare.csv).
-compare_table() {
-    awk -F, -v s="$1" -v csv="$compare" -v lib="$alt_name" -v sched="$alt_schedule" "$suite_awk"'
-    END {
-        printf "%s, compared: alt is %s under LF_SCHEDULE=%s\n", s, lib, sched
-        printf "%-14s %9s %9s %9s  %8s %6s %6s  %8s %6s %6s  %6s  %s\n", "case", "alt_ms", "q1", "q3",
-            "alt/own", "q1", "q3", "alt/auto", "q1", "q3", "A/A", "verdict (alt against auto)"
-        cases = 0; lo = 0; la = 0; lx = 0
-        for (i = 1; i <= nc; i++) {
-            c = order[i]; n = 0
-            for (r = 1; r <= maxr[c]; r++)
-                if (complete(c, r, "own auto alt own2")) {
-                    n++
-                    al[n] = v[c, r, "alt"]
-                    ro[n] = al[n] / v[c, r, "own"]; ra[n] = al[n] / v[c, r, "auto"]
-                    aa[n] = v[c, r, "own2"] / v[c, r, "own"]
-                }
-            if (n < 1) continue
-            stats(al, n); am = M; a1 = Q1; a3 = Q3
-            stats(ro, n); om = M; o1 = Q1; o3 = Q3
-            stats(ra, n); rm = M; r1 = Q1; r3 = Q3
-            stats(aa, n); xm = M
-            verdict = spread() >= dist(rm) ? "noise" : rm < 1 ? "better" : "worse"
-            printf "%-14s %9.2f %9.2f %9.2f  %8.3f %6.3f %6.3f  %8.3f %6.3f %6.3f  %6.3f  %s\n",
-                c, am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict
-            printf "%s,%s,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", s, c, n,
-                am, a1, a3, om, o1, o3, rm, r1, r3, xm, verdict >>csv
-            cases++; lo += log(om); la += log(rm); lx += log(xm)
-        }
-        if (cases)
-            printf "%s: geometric means over %d cases: alt/own %.3f, alt/auto %.3f (A/A %.3f)\n\n",
-                s, cases, exp(lo / cases), exp(la / cases), exp(lx / cases)
-    }' "$runs"
-}
-
 # The generated image, once for every setting: GraphicsMagick's plasma (a random fractal;
 # its pixels differ between runs, so both variants of every round read this one file).
 magick_ok=
@@ -545,10 +625,18 @@ if selected gm-resize || selected gm-blur || selected gm-rotate || selected gm-s
     fi
 fi
 
-echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
-alt_name="this build's shim"
-[ -n "$alt_path" ] && alt_name=$alt_path
-[ -n "$alt" ] && echo "bench-suite: compared: alt is $alt_name under LF_SCHEDULE=$alt_schedule"
+alt_about="this build's shim"
+[ -n "$alt_path" ] && alt_about=$alt_path
+alt_about="$alt_about under LF_SCHEDULE=$alt_schedule"
+table_head="$threads threads bound, $rounds rounds, $magick_rounds of a magick case (own, auto, own again; reversed every other round)"
+# What the run was, for a reader of OUT and for --from.
+{
+    echo "bench-suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds $rounds; settings $settings; CSV in $out"
+    echo "table: $table_head"
+    [ -z "$alt" ] || echo "compared: $alt_about"
+} >"$out/about.txt"
+head -1 "$out/about.txt"
+[ -z "$alt" ] || echo "bench-suite: compared: alt is $alt_about"
 
 # Calibration (--min-ms), before any setting's load starts: one bare process per graph scale
 # (3 trials of each selected kernel, their median) and per loops case (at its own size); each

@@ -164,6 +164,50 @@ if [ $rc -ne 0 ] || [ -n "$(check_table dedicated few bfs-s10)" ] || [ "$cmp_row
     [ "$(wc -l <"$tmp/d/compare.csv")" -ne $((ncase + 1)) ]; then
     bad "bench-suite.sh --quick --compare: exit $rc; $cmp_rows compared rows (expected $ncase)"
 fi
+# --from: the tables of the run above again from its folder, nothing run: the same rows,
+# summary.csv and compare.csv, and the header its about.txt recorded.
+out2=$(timeout 120 sh "$suite" --from "$tmp/d" --out "$tmp/e" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || [ "$(printf '%s\n' "$out" | grep -E '^[a-z][a-z0-9-]* +[0-9]')" != "$(printf '%s\n' "$out2" | grep -E '^[a-z][a-z0-9-]* +[0-9]')" ] ||
+    ! cmp -s "$tmp/d/summary.csv" "$tmp/e/summary.csv" || ! cmp -s "$tmp/d/compare.csv" "$tmp/e/compare.csv" ||
+    ! printf '%s\n' "$out2" | grep -q "^dedicated: 2 threads bound, 3 rounds"; then
+    out=$out2
+    bad "bench-suite.sh --from $tmp/d: exit $rc, or its tables and CSVs differ from the run's"
+fi
+# The interval of a geometric mean: where every round of a case gives one ratio (0.9 and
+# 1.1), resampling the rounds cannot move it, [0.995 0.995]; where rounds differ, it holds
+# the mean and has a width.
+mkdir "$tmp/f" "$tmp/g"
+awk 'BEGIN { print "setting,case,round,variant,ms"
+    for (r = 1; r <= 7; r++) {
+        printf "dedicated,x,%d,own,100\ndedicated,x,%d,auto,90\ndedicated,x,%d,own2,100\n", r, r, r
+        printf "dedicated,y,%d,own,200\ndedicated,y,%d,auto,220\ndedicated,y,%d,own2,200\n", r, r, r } }' >"$tmp/f/runs.csv"
+awk 'BEGIN { print "setting,case,round,variant,ms"
+    for (r = 1; r <= 7; r++)
+        printf "hog,x,%d,own,100\nhog,x,%d,auto,%d\nhog,x,%d,own2,%d\n", r, r, 80 + 5 * r, r, 97 + r }' >"$tmp/g/runs.csv"
+out=$(timeout 60 sh "$suite" --from "$tmp/f" 2>&1)
+if ! printf '%s\n' "$out" | grep -q "^dedicated: geometric mean of auto/own over 2 cases 0.995 \[0.995 0.995\] (A/A 1.000 \[1.000 1.000\])"; then
+    bad "bench-suite.sh --from: constant ratios, expected 0.995 [0.995 0.995] (A/A 1.000 [1.000 1.000])"
+fi
+out=$(timeout 60 sh "$suite" --from "$tmp/g" 2>&1)
+if ! printf '%s\n' "$out" | awk '$1 == "hog:" && $2 == "geometric" {
+        g = $9; lo = $10; hi = $11; gsub(/\[/, "", lo); gsub(/\]/, "", hi)
+        ok = g == 1.000 && lo + 0 > 0.8 && lo + 0 < g + 0 && hi + 0 > g + 0 && hi + 0 < 1.2 }
+        END { exit !ok }'; then
+    bad "bench-suite.sh --from: ratios 0.85 to 1.15, expected 1.000 inside an interval of some width"
+fi
+# --from refuses what it cannot read, and the options of a run.
+printf 'setting,case,round,variant,ms\ndedicated,x,1,own,abc\n' >"$tmp/g/runs.csv"
+mkdir "$tmp/h"
+printf 'case,ms\n' >"$tmp/h/runs.csv"
+for args in "--from $tmp/nosuch" "--from $tmp/g" "--from $tmp/h" "--from $tmp/f --rounds 7" "--from"; do
+    # shellcheck disable=SC2086 # $args is a list of options
+    out=$(timeout 60 sh "$suite" $args 2>&1)
+    rc=$?
+    if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q "expected\|needs a value\|takes only"; then
+        bad "bench-suite.sh $args: exit $rc, expected 2 and a message"
+    fi
+done
 # Bad options: exit 2 and a message naming what was expected.
 for args in "--compare $tmp/nosuch" "--compare-schedule auto,plan=nope" "--min-ms x" "--min-ms -1" "--schedule auto,plan=nope" "--rounds 2" "--rounds x" "--magick-rounds 2" "--magick-rounds x" "--cases nosuch" "--cases bfs-s99" "--settings busy" \
     "--scales 3" "--scales 10,,12" "--loop-size 0" "--image 10" "--slow 1" "--bogus" "--out"; do

@@ -202,6 +202,21 @@ table() {
     }' "$runs"
 }
 
+# The CSVs the tables append to, begun with their headers: summary.csv, and compare.csv
+# when there is an alt run (either may be /dev/null: not kept).
+begin_csvs() {
+    [ "$summary" = /dev/null ] ||
+        echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
+    [ -z "$alt" ] || [ "$compare" = /dev/null ] ||
+        echo "setting,case,rounds,alt_ms,alt_q1,alt_q3,alt_own,alt_own_q1,alt_own_q3,alt_auto,alt_auto_q1,alt_auto_q3,aa,verdict" >"$compare"
+}
+
+# Every table of setting $1: auto's, and with an alt run the compared one.
+tables() {
+    table "$1"
+    [ -z "$alt" ] || compare_table "$1"
+}
+
 # The comparison of one setting (--compare): alt against own and against auto, round by
 # round (its rows appended to compare.csv).
 compare_table() {
@@ -323,14 +338,10 @@ if [ -n "$from" ]; then
     alt_about="the runs named alt in $runs"
     [ -f "$from/about.txt" ] && grep -q '^compared: ' "$from/about.txt" &&
         alt_about=$(sed -n 's/^compared: //p' "$from/about.txt")
-    [ "$summary" = /dev/null ] ||
-        echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
-    has_alt=$(awk -F, '$4 == "alt" { print 1; exit }' "$runs")
-    [ -z "$has_alt" ] || [ "$compare" = /dev/null ] ||
-        echo "setting,case,rounds,alt_ms,alt_q1,alt_q3,alt_own,alt_own_q1,alt_own_q3,alt_auto,alt_auto_q1,alt_auto_q3,aa,verdict" >"$compare"
+    alt=$(awk -F, '$4 == "alt" { print 1; exit }' "$runs")
+    begin_csvs
     for setting in $(awk -F, 'NR > 1 && !($1 in s) { s[$1] = 1; print $1 }' "$runs"); do
-        table "$setting"
-        [ -z "$has_alt" ] || compare_table "$setting"
+        tables "$setting"
     done
     exit 0
 fi
@@ -504,8 +515,7 @@ runs=$out/runs.csv
 summary=$out/summary.csv
 compare=$out/compare.csv
 echo "setting,case,round,variant,ms" >"$runs"
-[ -n "$alt" ] && echo "setting,case,rounds,alt_ms,alt_q1,alt_q3,alt_own,alt_own_q1,alt_own_q3,alt_auto,alt_auto_q1,alt_auto_q3,aa,verdict" >"$compare"
-echo "setting,case,rounds,own_ms,own_q1,own_q3,auto_ms,auto_q1,auto_q3,ratio,ratio_q1,ratio_q3,aa,aa_q1,aa_q3,verdict" >"$summary"
+begin_csvs
 # shellcheck source=scripts/bench-common.sh
 . "$top/scripts/bench-common.sh"
 
@@ -706,8 +716,7 @@ for setting in $(echo "$settings" | tr , ' '); do
         done
     done
     hog_stop
-    table "$setting"
-    [ -n "$alt" ] && compare_table "$setting"
+    tables "$setting"
 done
 # Over every setting: the geometric mean and worst case of the case medians.
 awk -F, 'NR > 1 { n++; l += log($10); if ($10 > w) { w = $10; wc = $1 "/" $2 } }

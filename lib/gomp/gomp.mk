@@ -23,7 +23,7 @@ GOMP_CONFORMANCE = \
 	tests/gomp/g_combined tests/gomp/g_nowait tests/gomp/g_reduction tests/gomp/g_ordered \
 	tests/gomp/g_doacross tests/gomp/g_collapse tests/gomp/g_ull tests/gomp/g_bigbounds \
 	tests/gomp/g_nested tests/gomp/g_orphan tests/gomp/g_many tests/gomp/g_legacy \
-	tests/gomp/g_cancel tests/gomp/g_siblings tests/gomp/g_sites
+	tests/gomp/g_cancel tests/gomp/g_siblings tests/gomp/g_sites tests/gomp/g_lastprivate
 check_PROGRAMS += $(GOMP_CONFORMANCE)
 # Compiled as any OpenMP program is: no loopfarm include path, no loopfarm library.
 GOMP_CONF_CPPFLAGS = -I$(top_srcdir)/tests/gomp
@@ -46,6 +46,9 @@ tests_gomp_g_combined_LDFLAGS = $(OPENMP_CFLAGS)
 tests_gomp_g_nowait_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
 tests_gomp_g_nowait_CFLAGS = $(GOMP_CONF_CFLAGS)
 tests_gomp_g_nowait_LDFLAGS = $(OPENMP_CFLAGS)
+tests_gomp_g_lastprivate_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
+tests_gomp_g_lastprivate_CFLAGS = $(GOMP_CONF_CFLAGS)
+tests_gomp_g_lastprivate_LDFLAGS = $(OPENMP_CFLAGS)
 tests_gomp_g_reduction_CPPFLAGS = $(GOMP_CONF_CPPFLAGS)
 tests_gomp_g_reduction_CFLAGS = $(GOMP_CONF_CFLAGS)
 tests_gomp_g_reduction_LDFLAGS = $(OPENMP_CFLAGS)

@@ -439,6 +439,7 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
     st->loan = loan;
     st->site = site;
     st->refused = !same;
+    st->ran_last = false;
     if (!same)
         fprintf(stderr,
                 "loopfarm-%s: %s: thread %d entered a loop with other bounds than its team's "
@@ -457,15 +458,16 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
     st->entered = rc == 0;
 }
 
-bool lf__shim_next(const struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1)
+bool lf__shim_next(struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1)
 {
     long first;
     unsigned long count;
-    if (st->refused || !lf_loop_next(st->loop, st->tid, &first, &count))
+    if (st->refused || st->ran_last || !lf_loop_next(st->loop, st->tid, &first, &count))
         return false;
     lf__ull u0 = (lf__ull)first, u1 = u0 + count;
     *j0 = u0 * st->unit;
     *j1 = u1 >= st->units ? st->n : u1 * st->unit;
+    st->ran_last = u1 >= st->units;
     return true;
 }
 

@@ -14,7 +14,7 @@ gomp)
     px=g
     progs="${*:-g_dynamic g_guided g_runtime g_monotonic g_combined g_nowait g_reduction g_ordered
            g_doacross g_collapse g_ull g_bigbounds g_nested g_orphan g_many g_legacy g_cancel
-           g_siblings}" ;;
+           g_siblings g_lastprivate}" ;;
 kmp)
     px=k
     progs="${*:-k_dynamic k_guided k_runtime k_monotonic k_combined k_nowait k_reduction k_ordered

@@ -246,6 +246,117 @@ static void test_stalled_member_holds_back_one_piece(void)
     lf_loop_destroy(loop);
 }
 
+/* A calibrating execution of auto starts its members apart: each member's
+ * first claim is a lease of ceil(u / 2P) of the u iterations unclaimed
+ * (lf__exec_spread_first), not a calibration chunk beside the other
+ * members'.  Member 0 claims first and holds its first piece until member
+ * 1 has its own, so member 1 claims when exactly member 0's lease is gone:
+ * its first iteration is ceil(n / 4) on a team of two.  Every iteration
+ * runs once. */
+struct apart_arg {
+    lf_loop *loop;
+    int tid;
+    long n;
+    atomic_int *turn; /* 0: member 0 may claim; 1: member 1 may; 2: both run on */
+    long first_at;
+    unsigned char *hits;
+    long bad;
+};
+
+static void *apart_member(void *p)
+{
+    struct apart_arg *a = p;
+    while (atomic_load(a->turn) < a->tid)
+        usleep(100);
+    long first;
+    unsigned long cnt;
+    a->first_at = -1;
+    if (lf_loop_begin(a->loop, a->tid, 0, a->n, 1) != 0)
+        return NULL;
+    while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
+        if (a->first_at < 0) {
+            a->first_at = first;
+            atomic_store(a->turn, a->tid + 1);
+            while (atomic_load(a->turn) < 2)
+                usleep(100);
+        }
+        for (unsigned long k = 0; k < cnt; k++)
+            if (atomic_fetch_add((atomic_uchar *)&a->hits[first + (long)k], 1) != 0)
+                a->bad++;
+        burn(2 * (long)cnt);
+    }
+    lf_loop_end(a->loop, a->tid);
+    return NULL;
+}
+
+static void test_calibration_starts_apart(void)
+{
+    const long n = 10000;
+    const char *specs[] = {"auto", "auto,plan=dealt", "auto,memory=off"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        lf_loop *loop = make_loop(specs[i], 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        unsigned char *hits = calloc((size_t)n, 1);
+        atomic_int turn = 0;
+        struct apart_arg a[2];
+        pthread_t th[2];
+        for (int t = 0; t < 2; t++) {
+            a[t] = (struct apart_arg){.loop = loop, .tid = t, .n = n, .turn = &turn, .hits = hits};
+            pthread_create(&th[t], NULL, apart_member, &a[t]);
+        }
+        for (int t = 0; t < 2; t++)
+            pthread_join(th[t], NULL);
+        struct lf_loop_stats st;
+        CU_ASSERT_EQUAL_FATAL(lf_loop_last_stats(loop, &st), 0);
+        CU_ASSERT(st.calib_chunks > 0);
+        CU_ASSERT_EQUAL(a[0].first_at, 0);
+        CU_ASSERT_EQUAL(a[1].first_at, (n + 3) / 4);
+        long once = 0;
+        for (long k = 0; k < n; k++)
+            once += hits[k] == 1;
+        CU_ASSERT_EQUAL(once, n);
+        CU_ASSERT_EQUAL(a[0].bad + a[1].bad, 0);
+        free(hits);
+        lf_loop_destroy(loop);
+    }
+    /* Only auto's leased DEALT spreads: the paper's schedules calibrate side
+     * by side, and so does a monotonic loop, which has no leases. */
+    const char *plain[] = {"multi,lease=on", "af", "auto,cal=paper", "auto,lease=off"};
+    for (size_t i = 0; i < sizeof plain / sizeof *plain + 2; i++) {
+        int mono = i == sizeof plain / sizeof *plain + 1;
+        const char *spec = i < sizeof plain / sizeof *plain ? plain[i] : "auto,memory=off";
+        lf_loop *loop = make_loop(spec, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+        struct lf__plan_in in = {.sched = &loop->sched, .workers = 2, .n = n, .monotonic = mono};
+        struct lf__plan p = lf__exec_plan(&in, NULL);
+        CU_ASSERT_EQUAL(p.spread, i == sizeof plain / sizeof *plain);
+        lf_loop_destroy(loop);
+    }
+}
+
+/* After the chunk that completes a member's calibration, its calibration
+ * chunk is at least what lasts calns at that chunk's rate; a chunk too short
+ * doubles it, and the doubling's last size is kept. */
+static void test_calibration_chunk_after(void)
+{
+    lf_loop *loop = make_loop("auto", 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    const struct lf__sched *s = &loop->sched;
+    uint64_t ns = s->cal_ns, cal = 1;
+    CU_ASSERT_EQUAL(lf__exec_calib_step(s, 4, ns / 2, &cal), 0);
+    CU_ASSERT_EQUAL(cal, 2);
+    cal = 4;
+    CU_ASSERT_EQUAL(lf__exec_calib_step(s, 4, ns + ns / 2, &cal), 1);
+    CU_ASSERT_EQUAL(cal, 4);
+    cal = 1;
+    CU_ASSERT_EQUAL(lf__exec_calib_step(s, 2500, 250 * ns, &cal), 1);
+    CU_ASSERT_EQUAL(cal, 10);
+    CU_ASSERT_EQUAL(lf__exec_spread_first(1, 10000, 2), 2500);
+    CU_ASSERT_EQUAL(lf__exec_spread_first(1, 10001, 2), 2501);
+    CU_ASSERT_EQUAL(lf__exec_spread_first(8, 20, 2), 8);
+    lf_loop_destroy(loop);
+}
+
 /* Where the call site's memory stands in for calibration, auto's pieces
  * ramp up in each loop instance: a member's first piece holds at most
  * LF__PIECE_FIRST_NS of the time per iteration the memory expects of it
@@ -806,6 +917,8 @@ int main(int argc, char **argv)
         {"trace_profile", test_trace_profile},
         {"stalled_member_holds_back_one_piece", test_stalled_member_holds_back_one_piece},
         {"pieces_ramp_up", test_pieces_ramp_up},
+        {"calibration_starts_apart", test_calibration_starts_apart},
+        {"calibration_chunk_after", test_calibration_chunk_after},
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},

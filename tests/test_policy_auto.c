@@ -787,11 +787,15 @@ static void test_plan_same(void)
     a.timed = b.timed = 0;
     a.learns = b.learns = 0;
     a.booked = b.booked = 1;
+    a.spread = b.spread = 0;
     CU_ASSERT(lf__exec_plan_same(&a, &b));
     b.chunk = 65;
     CU_ASSERT(!lf__exec_plan_same(&a, &b));
     b.chunk = 64;
     b.booked = 0;
+    CU_ASSERT(!lf__exec_plan_same(&a, &b));
+    b.booked = 1;
+    b.spread = 1;
     CU_ASSERT(!lf__exec_plan_same(&a, &b));
 }
 

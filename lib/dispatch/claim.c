@@ -291,6 +291,8 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         return 0;
     double now_ns = (double)lf__ticks_to_ns(now - th->t_begin);
     uint64_t want = calibration_want(l, s, th);
+    if (want && s->spread && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0)
+        want = lf__exec_spread_first(want, lf__unclaimed(s), l->P);
     c = s->lease_mode ? claim_leased(l, s, tid, want, now_ns, &lo)
                       : s->claim(l, s, tid, want, now_ns, &lo);
     if (!c) {

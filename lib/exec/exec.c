@@ -280,7 +280,7 @@ int lf__exec_chunk_done(const struct lf__exec *x, int w, uint64_t iters, uint64_
     if (x->sched->pol->feedback)
         x->sched->pol->feedback(x->pstate, x->view, w);
     psum_update(x, w);
-    return calibrating && lf__exec_calib_step(x->sched, busy_ns, cal_size);
+    return calibrating && lf__exec_calib_step(x->sched, iters, busy_ns, cal_size);
 }
 
 void lf__exec_worker_gone(const struct lf__exec *x, int w)
@@ -289,13 +289,26 @@ void lf__exec_worker_gone(const struct lf__exec *x, int w)
     psum_update(x, w);
 }
 
-int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *cal_size)
+int lf__exec_calib_step(const struct lf__sched *s, uint64_t iters, uint64_t busy_ns,
+                        uint64_t *cal_size)
 {
-    if (s->cal_paper || busy_ns >= s->cal_ns)
+    if (s->cal_paper)
         return 1;
+    if (busy_ns >= s->cal_ns) {
+        double last = ceil((double)s->cal_ns * (double)iters / (double)busy_ns);
+        if (last > (double)*cal_size)
+            *cal_size = last < (double)(UINT64_MAX >> 2) ? (uint64_t)last : UINT64_MAX >> 2;
+        return 1;
+    }
     if (*cal_size < (UINT64_MAX >> 2))
         *cal_size *= 2; /* too short to time: grow geometrically */
     return 0;
+}
+
+uint64_t lf__exec_spread_first(uint64_t want, uint64_t u, int P)
+{
+    uint64_t first = lf__div_ceil(u, 2 * (uint64_t)P);
+    return first > want ? first : want;
 }
 
 void lf__exec_calib_report(const struct lf__exec *x, int w, double avail, double latency_ns,

@@ -276,11 +276,34 @@ void lf__exec_worker_gone(const struct lf__exec *x, int w);
 /* Whether instances of this schedule start with a calibration phase. */
 int lf__exec_calibrates(const struct lf__sched *s);
 
-/* A calibration chunk of worker w ended after busy_ns of compute: 1 when
- * its calibration is in (cal=paper: its first chunk; otherwise a chunk that
- * lasted at least calns), else 0 after doubling *cal_size, the worker's
- * next calibration chunk (an iteration too short to time). */
-int lf__exec_calib_step(const struct lf__sched *s, uint64_t busy_ns, uint64_t *cal_size);
+/* A calibration chunk of iters iterations of worker w ended after busy_ns
+ * of compute: 1 when its calibration is in (cal=paper: its first chunk;
+ * otherwise a chunk that lasted at least calns), else 0 after doubling
+ * *cal_size, the worker's next calibration chunk (an iteration too short
+ * to time).  Once it is in (not in the paper's mode), *cal_size is at least
+ * what lasts calns at the chunk's rate, ceil(calns iters / busy_ns): the
+ * size of the calibration-phase chunks the worker takes while the team's
+ * calibration is not complete.  That changes nothing after chunks that
+ * doubled up to calns; after a spread first lease (lf__exec_spread_first),
+ * which is far longer than its starting size, it keeps the chunks that
+ * follow from being single iterations. */
+int lf__exec_calib_step(const struct lf__sched *s, uint64_t iters, uint64_t busy_ns,
+                        uint64_t *cal_size);
+
+/* The first claim of a member of a calibrating execution whose plan
+ * spreads (struct lf__plan.spread), when u iterations are unclaimed and its
+ * calibration chunk is want: a lease of ceil(u / 2P) iterations, the first
+ * chunk of trapezoid self-scheduling (Tzen & Ni, "Trapezoid
+ * self-scheduling: a practical scheduling scheme for parallel compilers",
+ * IEEE TPDS 1993), or want where that is not larger.  Members that
+ * calibrate on adjacent small chunks work side by side on the same cache
+ * lines and pages, and a loop whose iterations write across memory not
+ * yet touched (each a column of a row-major array) has both fault in the
+ * same pages at once, each page taken and zeroed twice; first leases this
+ * far apart keep them apart as the program's own static or guided first
+ * chunks do.  The lease is timed as one calibration chunk; thieves may
+ * take its back half as of any lease (doc/auto.md). */
+uint64_t lf__exec_spread_first(uint64_t want, uint64_t u, int P);
 
 /* Publish worker w's calibration: t_i = its time per iteration over all
  * its calibration chunks (busy / iters), a_i = avail, l_i = latency_ns,
@@ -523,6 +546,7 @@ struct lf__plan { /* every field is compared by lf__exec_plan_same */
     int timed;  /* every chunk is timed (the policy reads times, a trace, leases, locality) */
     int learns; /* the site's memory seeds the policy and learns at the end (DEALT only) */
     int booked; /* its wall time is booked to its kind (lf__exec_plan_book) */
+    int spread; /* leased DEALT of auto: first claims of a calibration by lf__exec_spread_first */
 };
 
 /* Whether P workers can claim n iterations in fixed chunks of c with

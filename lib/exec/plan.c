@@ -187,6 +187,9 @@ struct lf__plan lf__exec_plan(const struct lf__plan_in *in, struct lf__site_mem 
         lf__exec_split_wanted(in->workers, in->n, p.chunk, in->monotonic, p.lease != LF__LEASE_OFF);
     p.timed = in->traced || in->located || lf__exec_needs_times(p.sched, in->workers) ||
               p.lease != LF__LEASE_OFF;
+    /* auto's DEALT under leases: a calibration starts its members apart. */
+    p.spread = p.kind == LF__PLAN_DEALT && p.lease != LF__LEASE_OFF &&
+               (p.sched->pol->flags & LF__P_PROFILE) && !p.sched->cal_paper;
     return p;
 }
 
@@ -195,7 +198,7 @@ int lf__exec_plan_same(const struct lf__plan *a, const struct lf__plan *b)
     return a->kind == b->kind && a->sched == b->sched && a->claim == b->claim &&
            a->chunk == b->chunk && a->lease == b->lease && a->split == b->split &&
            a->cap == b->cap && a->timed == b->timed && a->learns == b->learns &&
-           a->booked == b->booked;
+           a->booked == b->booked && a->spread == b->spread;
 }
 
 void lf__exec_plan_book(struct lf__site_mem *m, const struct lf__plan *p, double wall_ns,

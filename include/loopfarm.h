@@ -96,6 +96,12 @@ LF_API int lf_loop_begin(lf_loop *loop, int tid, long lo, long hi, long incr);
  * (count of them).  Returns 1 with a chunk, 0 when the loop has no more work
  * for tid.  The time between two calls is what adaptive schedules measure. */
 LF_API int lf_loop_next(lf_loop *loop, int tid, long *first, unsigned long *count);
+/* After lf_loop_next has returned 0 to member tid, before its lf_loop_end:
+ * 1 for exactly one member of the loop (the first to ask), 0 for the others
+ * and on misuse.  A runtime that holds back work to be done last (the
+ * preload shims hold back a loop's last unit, so that lastprivate holds)
+ * hands it to that member. */
+LF_API int lf_loop_once(lf_loop *loop, int tid);
 /* Member tid leaves the loop (after lf_loop_next returned 0, or early).  It
  * does not wait for the others. */
 LF_API void lf_loop_end(lf_loop *loop, int tid);

@@ -251,14 +251,16 @@ static void test_stalled_member_holds_back_one_piece(void)
  * (lf__exec_spread_first), not a calibration chunk beside the other
  * members'.  Member 0 claims first and holds its first piece until member
  * 1 has its own, so member 1 claims when exactly member 0's lease is gone:
- * its first iteration is ceil(n / 4) on a team of two.  Every iteration
- * runs once. */
+ * its first iteration is ceil(n / 4) on a team of two.  Each lease's first
+ * piece is the member's calibration chunk (one iteration in a site's first
+ * execution), not an eighth of the lease.  Every iteration runs once. */
 struct apart_arg {
     lf_loop *loop;
     int tid;
     long n;
     atomic_int *turn; /* 0: member 0 may claim; 1: member 1 may; 2: both run on */
     long first_at;
+    unsigned long first_n;
     unsigned char *hits;
     long bad;
 };
@@ -276,6 +278,7 @@ static void *apart_member(void *p)
     while (lf_loop_next(a->loop, a->tid, &first, &cnt)) {
         if (a->first_at < 0) {
             a->first_at = first;
+            a->first_n = cnt;
             atomic_store(a->turn, a->tid + 1);
             while (atomic_load(a->turn) < 2)
                 usleep(100);
@@ -311,6 +314,8 @@ static void test_calibration_starts_apart(void)
         CU_ASSERT(st.calib_chunks > 0);
         CU_ASSERT_EQUAL(a[0].first_at, 0);
         CU_ASSERT_EQUAL(a[1].first_at, (n + 3) / 4);
+        CU_ASSERT_EQUAL(a[0].first_n, 1);
+        CU_ASSERT_EQUAL(a[1].first_n, 1);
         long once = 0;
         for (long k = 0; k < n; k++)
             once += hits[k] == 1;
@@ -332,6 +337,50 @@ static void test_calibration_starts_apart(void)
         CU_ASSERT_EQUAL(p.spread, i == sizeof plain / sizeof *plain);
         lf_loop_destroy(loop);
     }
+}
+
+/* lf_loop_once answers 1 to exactly one member of each loop, once every
+ * member's lf_loop_next has returned 0, over several loops of one handle;
+ * 0 outside a loop. */
+struct once_arg {
+    lf_loop *loop;
+    int tid, wins;
+};
+
+static void *once_member(void *p)
+{
+    struct once_arg *a = p;
+    for (int k = 0; k < 20; k++) {
+        long first;
+        unsigned long cnt;
+        if (lf_loop_begin(a->loop, a->tid, 0, 1000 + k, 1) != 0)
+            return NULL;
+        while (lf_loop_next(a->loop, a->tid, &first, &cnt))
+            burn((long)cnt);
+        a->wins += lf_loop_once(a->loop, a->tid);
+        a->wins += lf_loop_once(a->loop, a->tid); /* asking again wins nothing */
+        lf_loop_end(a->loop, a->tid);
+    }
+    return NULL;
+}
+
+static void test_loop_once(void)
+{
+    lf_loop *loop = make_loop("auto", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    CU_ASSERT_EQUAL(lf_loop_once(loop, 0), 0); /* not in a loop */
+    CU_ASSERT_EQUAL(lf_loop_once(NULL, 0), 0);
+    CU_ASSERT_EQUAL(lf_loop_once(loop, 7), 0);
+    struct once_arg a[3];
+    pthread_t th[3];
+    for (int t = 0; t < 3; t++) {
+        a[t] = (struct once_arg){.loop = loop, .tid = t};
+        pthread_create(&th[t], NULL, once_member, &a[t]);
+    }
+    for (int t = 0; t < 3; t++)
+        pthread_join(th[t], NULL);
+    CU_ASSERT_EQUAL(a[0].wins + a[1].wins + a[2].wins, 20);
+    lf_loop_destroy(loop);
 }
 
 /* After the chunk that completes a member's calibration, its calibration
@@ -919,6 +968,7 @@ int main(int argc, char **argv)
         {"pieces_ramp_up", test_pieces_ramp_up},
         {"calibration_starts_apart", test_calibration_starts_apart},
         {"calibration_chunk_after", test_calibration_chunk_after},
+        {"loop_once", test_loop_once},
         {"no_lease_no_steal", test_no_lease_no_steal},
         {"auto_tiny_runs_untimed", test_auto_tiny_runs_untimed},
         {"split_blocks", test_split_blocks},

@@ -245,7 +245,7 @@ static uint64_t claim_leased(struct lf_loop *l, struct lf__slot *s, int tid, uin
         lf__lease_mark(s, tid);
         c = s->claim(l, s, tid, want, now, lo);
         if (!c) /* clear the mark before waiting on the others' */
-            lf__lease_install(l, s, tid, 0, 0);
+            lf__lease_install(l, s, tid, 0, 0, 0);
     }
     if (!c && !th->stopped)
         c = lf__lease_steal(l, s, tid, lo, &th->chunk_from);
@@ -290,9 +290,11 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
     if (th->stopped)
         return 0;
     double now_ns = (double)lf__ticks_to_ns(now - th->t_begin);
-    uint64_t want = calibration_want(l, s, th);
-    if (want && s->spread && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0)
+    uint64_t want = calibration_want(l, s, th), cal_piece = 0;
+    if (want && s->spread && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0) {
+        cal_piece = want;
         want = lf__exec_spread_first(want, lf__unclaimed(s), l->P);
+    }
     c = s->lease_mode ? claim_leased(l, s, tid, want, now_ns, &lo)
                       : s->claim(l, s, tid, want, now_ns, &lo);
     if (!c) {
@@ -311,7 +313,7 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
     th->stage_later = 0;
     uint64_t give;
     if (s->lease_mode) {
-        give = lf__lease_install(l, s, tid, lo, c);
+        give = lf__lease_install(l, s, tid, lo, c, cal_piece);
         th->pieces++;
     } else {
         give = lf__located(s) ? lf__stage_inputs(l, s, tid, lo, c) : c;
@@ -360,4 +362,12 @@ int lf_loop_next(lf_loop *l, int tid, long *first, unsigned long *count)
         return 1;
     }
     return s->untimed ? next_untimed(l, s, tid, first, count) : next_timed(l, s, tid, first, count);
+}
+
+int lf_loop_once(lf_loop *l, int tid)
+{
+    if (!l || (unsigned)tid >= (unsigned)l->P || !l->thr[tid].cur)
+        return 0;
+    /* acq_rel: one winner; nothing else is published through it. */
+    return lf__fetch_add_acq_rel(&l->thr[tid].cur->once, 1) == 0;
 }

@@ -135,6 +135,7 @@ struct lf__slot {
     int lease_mode;
     struct lf__lease *lease;
     lf__au64 n_pieces, n_steals, n_stolen;
+    lf__au64 once; /* lf_loop_once's count of askers in this instance */
     /* Split fixed-size claims: P blocks, one per member (claim.c). */
     struct lf__own *own;
 };
@@ -424,8 +425,12 @@ void lf__split_init(struct lf__slot *s, int P, uint64_t n, uint64_t c);
 /* Member tid is about to claim from the shared counter: mark its lease. */
 void lf__lease_mark(struct lf__slot *s, int tid);
 /* Member tid got the chunk [lo, lo + c) (c = 0: nothing): keep all but
- * its first piece as its lease (or clear the mark); returns the piece. */
-uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c);
+ * its first piece as its lease (or clear the mark); returns the piece,
+ * of at most first iterations when first > 0 (a spread first lease's
+ * first piece is its calibration chunk: the pieces after it ramp up from
+ * there, as a calibration's chunks would have). */
+uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c,
+                           uint64_t first);
 /* The next piece of member tid's lease: sets *lo, returns its size, or 0
  * when the lease is empty (thieves took the rest, or it ran it all). */
 uint64_t lf__lease_piece(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t *lo);

@@ -61,11 +61,14 @@ void lf__lease_mark(struct lf__slot *s, int tid)
     lf__fence_release();
 }
 
-uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c)
+uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c,
+                           uint64_t first)
 {
     struct lf__thr *th = &l->thr[tid];
     uint64_t p =
         c ? lf__exec_piece(&s->ex, tid, (enum lf__lease_mode)s->lease_mode, c, c, th->piece_n) : 0;
+    if (first && p > first)
+        p = first;
     /* Relaxed: the range is the only thing the word hands out. */
     lf__store_relaxed(&s->lease[tid].range, p < c ? pack(lo + p, lo + c) : LEASE_EMPTY);
     th->run_n = p;

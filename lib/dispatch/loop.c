@@ -250,6 +250,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
     if (pl->split)
         lf__split_init(s, l->P, n, pl->chunk);
     lf__reset(&s->n_pieces, 0);
+    lf__reset(&s->once, 0);
     lf__reset(&s->n_steals, 0);
     lf__reset(&s->n_stolen, 0);
     LF__SET(s->untimed, !pl->timed);

@@ -301,8 +301,9 @@ int lf__exec_calib_step(const struct lf__sched *s, uint64_t iters, uint64_t busy
  * yet touched (each a column of a row-major array) has both fault in the
  * same pages at once, each page taken and zeroed twice; first leases this
  * far apart keep them apart as the program's own static or guided first
- * chunks do.  The lease is timed as one calibration chunk; thieves may
- * take its back half as of any lease (doc/auto.md). */
+ * chunks do.  The lease is timed as one calibration chunk, its first piece
+ * is want, and thieves may take its back half as of any lease
+ * (doc/auto.md). */
 uint64_t lf__exec_spread_first(uint64_t want, uint64_t u, int P);
 
 /* Publish worker w's calibration: t_i = its time per iteration over all

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "atomics.h"
+#include "dispatch/dispatch.h"
 #include "platform/env.h"
 #include "shim/shim.h"
 
@@ -446,7 +447,8 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
                 "(every member must give the same); it runs none of the loop's iterations\n",
                 s->name, site->file, st->tid);
     lf_loop *loop = lf_omp_loan_loop(loan);
-    int rc = lf_loop_begin(loop, st->tid, 0, (long)st->units, 1);
+    /* The last unit is held back (lf__shim_next). */
+    int rc = lf_loop_begin(loop, st->tid, 0, st->units ? (long)st->units - 1 : 0, 1);
     if (rc != 0 && rc != -ERANGE) {
         fprintf(stderr, "loopfarm-%s: %s: thread %d could not enter a loop (error %d)\n", s->name,
                 site->file, st->tid, rc);
@@ -462,12 +464,19 @@ bool lf__shim_next(struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1)
 {
     long first;
     unsigned long count;
-    if (st->refused || st->ran_last || !lf_loop_next(st->loop, st->tid, &first, &count))
+    if (st->refused || st->ran_last)
         return false;
+    if (!lf_loop_next(st->loop, st->tid, &first, &count)) {
+        if (st->units == 0 || !lf_loop_once(st->loop, st->tid))
+            return false;
+        st->ran_last = true; /* the last unit, held back from the lf loop */
+        *j0 = (st->units - 1) * st->unit;
+        *j1 = st->n;
+        return true;
+    }
     lf__ull u0 = (lf__ull)first, u1 = u0 + count;
     *j0 = u0 * st->unit;
-    *j1 = u1 >= st->units ? st->n : u1 * st->unit;
-    st->ran_last = u1 >= st->units;
+    *j1 = u1 * st->unit;
     return true;
 }
 

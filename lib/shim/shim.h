@@ -88,7 +88,7 @@ struct lf__shim_loop {
     int entry;
     bool refused;             /* bounds other than the team's: this member takes no chunks */
     bool entered;             /* in the lf loop (lf_loop_begin succeeded) */
-    bool ran_last;            /* it was handed the chunk that holds the last iteration */
+    bool ran_last;            /* it was handed the last unit: it takes no chunk after it */
     bool monotonic;           /* OpenMP's monotonic modifier applies (LF_SITE_MONOTONIC) */
     lf__ull n, unit, units;   /* iterations; iterations per scheduled unit; units */
     lf__ull start, end, incr; /* the program's bounds, as 64-bit patterns */
@@ -168,15 +168,16 @@ void lf__shim_join(struct lf__shim *s, struct lf__shim_loop *st, struct lf_site 
                    lf_omp_loan *loan, bool same);
 
 /* The member's next chunk as logical iterations [*j0, *j1) of [0, n); false when the loop
- * is done for it.  A member handed the chunk that holds the last iteration takes no other
- * chunk after it, so that its private copies end with that iteration's values: both ABIs
- * copy lastprivate variables out of the member whose last chunk that was (GCC tests its
- * own iterator against the end; libomp's ABI, the p_last flag of the last chunk handed
- * out), and a nonmonotonic loop (leases, steals, split blocks) can hand a member chunks
- * after it.  Nothing is left undone by it: that chunk is claimed once every other chunk of
- * the counter or of its block is, and a lease's back is its last piece, so what is left
- * lies in the other members' leases and blocks, which they run before they leave; a
- * static partition hands each member its chunks in increasing order. */
+ * is done for it.  The lf loop schedules every unit but the last; the loop's last unit
+ * goes, once every other unit is handed out, to the first member that finds nothing more
+ * (lf_loop_once), and that member takes no chunk after it.  Both ABIs copy lastprivate
+ * variables out of the member whose last chunk held the last iteration (GCC tests each
+ * thread's own iterator against the end; libomp's ABI, the p_last flag of the last chunk a
+ * thread was handed), and a nonmonotonic schedule (split blocks, leases, steals) could
+ * otherwise hand that member another chunk after it, so that no member copied the value
+ * out.  Holding the unit back costs at most one unit at the loop's end, the granularity of
+ * the program's own schedule; ending the loop instead for the member that ran it left the
+ * rest of the others' leases to them alone. */
 bool lf__shim_next(struct lf__shim_loop *st, lf__ull *j0, lf__ull *j1);
 
 /* The thread's shim loop at its current nesting level among levels[LF__SHIM_LEVELS] (nours of

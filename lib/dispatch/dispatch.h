@@ -427,8 +427,8 @@ void lf__lease_mark(struct lf__slot *s, int tid);
 /* Member tid got the chunk [lo, lo + c) (c = 0: nothing): keep all but
  * its first piece as its lease (or clear the mark); returns the piece,
  * of at most first iterations when first > 0 (a spread first lease's
- * first piece is its calibration chunk: the pieces after it ramp up from
- * there, as a calibration's chunks would have). */
+ * first piece is its calibration chunk; the pieces after it are sized as
+ * any lease's, lf__exec_piece). */
 uint64_t lf__lease_install(struct lf_loop *l, struct lf__slot *s, int tid, uint64_t lo, uint64_t c,
                            uint64_t first);
 /* The next piece of member tid's lease: sets *lo, returns its size, or 0

@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "atomics.h"
-#include "dispatch/dispatch.h"
 #include "platform/env.h"
 #include "shim/shim.h"
 

@@ -291,7 +291,7 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         return 0;
     double now_ns = (double)lf__ticks_to_ns(now - th->t_begin);
     uint64_t want = calibration_want(l, s, th), cal_piece = 0;
-    if (want && s->spread && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0) {
+    if (want && s->spread && lf__word_get(&s->view.w[tid].chunks) == 0) {
         cal_piece = want;
         want = lf__exec_spread_first(want, lf__unclaimed(s), l->P);
     }
@@ -368,6 +368,6 @@ int lf_loop_once(lf_loop *l, int tid)
 {
     if (!l || (unsigned)tid >= (unsigned)l->P || !l->thr[tid].cur)
         return 0;
-    /* acq_rel: one winner; nothing else is published through it. */
-    return lf__fetch_add_acq_rel(&l->thr[tid].cur->once, 1) == 0;
+    /* Relaxed: one winner; nothing else is published through it. */
+    return lf__fetch_add_relaxed(&l->thr[tid].cur->once, 1) == 0;
 }

@@ -108,7 +108,7 @@ struct lf__slot {
     int untimed;        /* chunks not timed: counts kept by the member, booked at exit */
     int solo;           /* team of one: the counter has no other writer */
     int split;          /* LF__CLAIM_FETCH_ADD from own blocks (claim.c), not next */
-    int spread;         /* calibrating, and each member's first claim is lf__exec_spread_first's */
+    int spread; /* plan.spread: a calibrating member's first claim is lf__exec_spread_first's */
     struct lf__plan plan;
     struct lf__view view;
     struct lf__exec ex; /* the protocol's handle on the plan's sched, pstate and view */

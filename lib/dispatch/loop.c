@@ -246,7 +246,7 @@ static void slot_init(struct lf_loop *l, struct lf__slot *s, uint64_t g, uint64_
         for (size_t t = 0; t < P; t++)
             atomic_init(&s->lease[t].range, 0);
     LF__SET(s->split, pl->split);
-    LF__SET(s->spread, pl->spread && calib);
+    LF__SET(s->spread, pl->spread);
     if (pl->split)
         lf__split_init(s, l->P, n, pl->chunk);
     lf__reset(&s->n_pieces, 0);

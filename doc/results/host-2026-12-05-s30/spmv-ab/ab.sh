@@ -1,5 +1,6 @@
 #!/bin/sh
 # alternate new (main) and old (proto) lf-bench on matrix cells at -e 1
+# /work/main: a build of 055d848; /work/proto: a build of 257bd3f (this host's checkouts)
 for pair in 1 2 3; do
  for sc in hog biglittle dedicated; do
   for lib in new old; do

@@ -291,7 +291,10 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         return 0;
     double now_ns = (double)lf__ticks_to_ns(now - th->t_begin);
     uint64_t want = calibration_want(l, s, th), cal_piece = 0;
-    if (want && s->spread && lf__word_get(&s->view.w[tid].chunks) == 0) {
+    /* The member's first chunk of a calibration (the chunks word counts completed ones, and
+     * claiming does not change it). */
+    int cal_first = want && lf__word_get(&s->view.w[tid].chunks) == 0;
+    if (cal_first && s->spread) {
         cal_piece = want;
         want = lf__exec_spread_first(want, lf__unclaimed(s), l->P);
     }
@@ -301,7 +304,7 @@ static __attribute__((noinline)) int next_timed(struct lf_loop *l, struct lf__sl
         th->chunk_n = 0;
         return 0;
     }
-    if (want && th->calibrating && lf__word_get(&s->view.w[tid].chunks) == 0) {
+    if (cal_first && th->calibrating) {
         th->cal_t0 = now; /* the calibration's wall and CPU time begin */
         th->cal_cpu0 = lf__thread_cpu_ns();
     }
